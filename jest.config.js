@@ -1,0 +1,13 @@
+/** Three tiers: unit specs beside the code, integration specs against real databases, e2e over HTTP. */
+const libs = ['sdk', 'registry', 'retrieval', 'planner', 'executor'];
+const moduleNameMapper = Object.fromEntries(libs.map((lib) => [`^@toolgate/${lib}$`, `<rootDir>/libs/${lib}/src/index.ts`]));
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }] };
+const common = { rootDir: __dirname, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'], transform, moduleNameMapper };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,apps,plugins}/*/src/**/*.spec.ts'] },
+    { ...common, displayName: 'int', testMatch: ['<rootDir>/{libs,apps}/*/src/**/*.int-spec.ts', '<rootDir>/test/integration/**/*.int-spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+  ],
+};

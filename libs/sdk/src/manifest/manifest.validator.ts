@@ -1,0 +1,136 @@
+import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { type ErrorDetail, ErrorCode, ToolgateError } from '../errors/toolgate-error';
+import type { ToolManifest } from './manifest.types';
+import { checkSchemaSubset } from './schema-subset';
+import { NAMESPACE_PATTERN, TOOL_NAME_PATTERN } from './tool-id';
+
+const TOOL_ID_PATTERN = `^${NAMESPACE_PATTERN.source.slice(1, -1)}/${TOOL_NAME_PATTERN.source.slice(1, -1)}$`;
+
+/** Shape of a manifest's data fields; functions are checked by hand below. */
+const MANIFEST_SHAPE = {
+  type: 'object',
+  required: ['name', 'title', 'description', 'category', 'tags', 'inputSchema', 'outputSchema', 'examples', 'permissions', 'limits', 'execution'],
+  properties: {
+    name: { type: 'string', pattern: TOOL_NAME_PATTERN.source },
+    title: { type: 'string', minLength: 1, maxLength: 120 },
+    description: { type: 'string', minLength: 20, maxLength: 4000 },
+    category: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 }, maxItems: 16 },
+    tags: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 }, maxItems: 32 },
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object' },
+    examples: {
+      type: 'array',
+      maxItems: 64,
+      items: {
+        type: 'object',
+        required: ['query', 'arguments'],
+        properties: { query: { type: 'string', minLength: 1 }, arguments: { type: 'object' }, output: {} },
+        additionalProperties: false,
+      },
+    },
+    permissions: {
+      type: 'object',
+      required: ['scopes', 'risk'],
+      properties: {
+        scopes: { type: 'array', items: { type: 'string', pattern: '^[a-z][a-z0-9_-]*(:[a-z0-9_*.-]+)*$' } },
+        risk: { enum: ['read', 'write', 'destructive'] },
+        requiresApproval: { type: 'boolean' },
+      },
+      additionalProperties: false,
+    },
+    limits: {
+      type: 'object',
+      required: ['timeoutMs', 'maxConcurrency', 'retries', 'idempotent'],
+      properties: {
+        timeoutMs: { type: 'integer', minimum: 1, maximum: 3_600_000 },
+        maxConcurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
+        retries: { type: 'integer', minimum: 0, maximum: 10 },
+        idempotent: { type: 'boolean' },
+      },
+      additionalProperties: false,
+    },
+    fallback: { type: 'string', pattern: TOOL_ID_PATTERN },
+    execution: { enum: ['server', 'client', 'remote'] },
+  },
+  additionalProperties: false,
+} as const;
+
+const FUNCTION_FIELDS = ['run', 'healthCheck'] as const;
+
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+const shapeAjv = createAjv();
+const checkShape = shapeAjv.compile(MANIFEST_SHAPE);
+
+const fromAjv = (errors: ErrorObject[] | null | undefined, prefix: string): ErrorDetail[] =>
+  (errors ?? []).map((e) => {
+    const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
+    const message = e.keyword === 'additionalProperties' ? 'is not a known field' : (e.message ?? 'is invalid');
+    return { path: `${prefix}${e.instancePath}${extra}`, message };
+  });
+
+/**
+ * Checks one manifest completely and returns every problem found (empty when valid). `path` prefixes
+ * each JSON pointer so a plugin's author sees e.g. `/tools/2/inputSchema/properties/x/format`.
+ */
+export function validateManifest(manifest: unknown, path = ''): ErrorDetail[] {
+  if (manifest === null || typeof manifest !== 'object' || Array.isArray(manifest)) {
+    return [{ path: path || '/', message: 'must be a tool manifest object (use defineTool)' }];
+  }
+  const record = manifest as Record<string, unknown>;
+  const data = Object.fromEntries(Object.entries(record).filter(([k]) => !(FUNCTION_FIELDS as readonly string[]).includes(k)));
+  const issues: ErrorDetail[] = checkShape(data) ? [] : fromAjv(checkShape.errors, path);
+
+  for (const field of FUNCTION_FIELDS) {
+    if (record[field] !== undefined && typeof record[field] !== 'function') {
+      issues.push({ path: `${path}/${field}`, message: 'must be a function' });
+    }
+  }
+  if (record.execution === 'server' && typeof record.run !== 'function') {
+    issues.push({ path: `${path}/run`, message: 'is required for a tool with execution "server"' });
+  }
+
+  for (const key of ['inputSchema', 'outputSchema'] as const) {
+    const schema = record[key];
+    if (schema === null || typeof schema !== 'object') continue;
+    const subset = checkSchemaSubset(schema, `${path}/${key}`);
+    issues.push(...subset);
+    if ((schema as Record<string, unknown>).type !== 'object') {
+      issues.push({ path: `${path}/${key}/type`, message: 'the root of a tool schema must be type "object"' });
+    }
+    if (subset.length === 0) {
+      try {
+        createAjv().compile(schema);
+      } catch (error) {
+        issues.push({ path: `${path}/${key}`, message: `is not a valid JSON Schema: ${(error as Error).message}` });
+      }
+    }
+  }
+
+  if (issues.length === 0) issues.push(...validateExamples(record as unknown as ToolManifest, path));
+  return issues;
+}
+
+/** Examples are documentation the planner learns from: their arguments must satisfy the input schema. */
+function validateExamples(manifest: ToolManifest, path: string): ErrorDetail[] {
+  const check = createAjv().compile(manifest.inputSchema);
+  const issues: ErrorDetail[] = [];
+  manifest.examples.forEach((example, i) => {
+    if (!check(example.arguments)) issues.push(...fromAjv(check.errors, `${path}/examples/${i}/arguments`));
+  });
+  return issues;
+}
+
+/** Throws `PLUGIN_INVALID` naming every offending field. */
+export function assertValidManifest(manifest: unknown, path = ''): asserts manifest is ToolManifest {
+  const issues = validateManifest(manifest, path);
+  if (issues.length > 0) {
+    const name = (manifest as { name?: unknown } | null)?.name;
+    throw new ToolgateError(ErrorCode.PLUGIN_INVALID, `tool manifest${typeof name === 'string' ? ` "${name}"` : ''} is invalid`, issues);
+  }
+}
