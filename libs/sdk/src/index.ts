@@ -6,3 +6,4 @@ export { assertValidManifest, validateManifest } from './manifest/manifest.valid
 export { checkSchemaSubset, SUPPORTED_FORMATS, SUPPORTED_SCHEMA_KEYWORDS } from './manifest/schema-subset';
 export { formatToolId, NAMESPACE_PATTERN, namespaceOfPackage, parseToolRef, TOOL_NAME_PATTERN, type ToolRef } from './manifest/tool-id';
 export { type PluginPackageField, type PluginPackageJson, parsePluginPackageJson, SDK_VERSION } from './plugin/plugin-package';
+export { compileToolGlob, toolGlobProblem } from './manifest/tool-glob';

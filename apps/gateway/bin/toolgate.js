@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+// Compiled entry; run `npm run build` first.
+require('../dist/main.js');

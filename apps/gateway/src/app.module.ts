@@ -1,0 +1,66 @@
+import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
+import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { GraphQLModule } from '@nestjs/graphql';
+import { TerminusModule } from '@nestjs/terminus';
+import { RegistryModule } from '@toolgate/registry';
+import { RetrievalModule } from '@toolgate/retrieval';
+import type { Request } from 'express';
+import { PrincipalGuard } from './auth/principal.guard';
+import { PrincipalResolver } from './auth/principal.resolver';
+import { APP_CONFIG, type AppConfig } from './config/app.config';
+import { complexityLimitPlugin } from './graphql/complexity.plugin';
+import { depthLimitRule } from './graphql/depth-limit.rule';
+import { ErrorFilter } from './graphql/error.filter';
+import { HealthController } from './health/health.controller';
+import { loggingModule } from './logging/logging.module';
+import { ToolsResolver } from './tools/tools.resolver';
+import { SearchToolsUseCase } from './use-cases/search-tools.use-case';
+import { SyncToolIndexUseCase } from './use-cases/sync-tool-index.use-case';
+
+/** Registry, retrieval and the use cases that span them; shared by the server and the CLI. */
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig, logDestination: 1 | 2 = 1): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [loggingModule(config.gateway.LOG_LEVEL, logDestination), RegistryModule.forRoot({ ...config.registry, isGlobal: true }), RetrievalModule.forRoot({ ...config.retrieval, isGlobal: true })],
+      providers: [{ provide: APP_CONFIG, useValue: config }, SearchToolsUseCase, SyncToolIndexUseCase],
+      exports: [APP_CONFIG, SearchToolsUseCase, SyncToolIndexUseCase],
+    };
+  }
+}
+
+/** The HTTP server: GraphQL API and health endpoints over the core. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.forRoot(config),
+        TerminusModule.forRoot({ logger: false }),
+        GraphQLModule.forRoot<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          autoSchemaFile: true,
+          sortSchema: true,
+          path: '/graphql',
+          playground: false,
+          introspection: config.gateway.GRAPHQL_INTROSPECTION,
+          includeStacktraceInErrorResponses: false,
+          context: ({ req }: { req: Request }) => ({ req }),
+          validationRules: [depthLimitRule(config.gateway.GRAPHQL_MAX_DEPTH)],
+          plugins: [complexityLimitPlugin(config.gateway.GRAPHQL_MAX_COMPLEXITY)],
+        }),
+      ],
+      controllers: [HealthController],
+      providers: [
+        ToolsResolver,
+        PrincipalResolver,
+        { provide: APP_GUARD, useClass: PrincipalGuard },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+        { provide: APP_PIPE, useValue: new ValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true }) },
+      ],
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
+import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
+import { AccessPolicyService, type Principal } from '@toolgate/registry';
+import type { Request } from 'express';
+
+interface GraphqlContext {
+  req: Request & { principal?: Principal };
+}
+
+const bearer = (req: Request): string | null => {
+  const header = req.headers.authorization;
+  const match = header ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
+  return match ? match[1] : null;
+};
+
+/** Resolves `Authorization: Bearer <key>` to a principal for every GraphQL operation; REST health stays public. */
+@Injectable()
+export class PrincipalGuard implements CanActivate {
+  constructor(private readonly access: AccessPolicyService) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType<GqlContextType>() !== 'graphql') return true;
+    const { req } = GqlExecutionContext.create(context).getContext<GraphqlContext>();
+    req.principal ??= this.access.authenticate(bearer(req));
+    return true;
+  }
+}
+
+export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
+  const { req } = GqlExecutionContext.create(context).getContext<GraphqlContext>();
+  return req.principal as Principal;
+});

@@ -1,0 +1,30 @@
+import 'reflect-metadata';
+import { Logger as NestLogger, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AccessPolicyService, CatalogService, type Principal } from '@toolgate/registry';
+import { Logger } from 'nestjs-pino';
+import { CoreModule } from '../app.module';
+import type { AppConfig } from '../config/app.config';
+import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
+import { SyncToolIndexUseCase } from '../use-cases/sync-tool-index.use-case';
+
+export interface CliCore {
+  catalog: CatalogService;
+  search: SearchToolsUseCase;
+  principal: Principal;
+  close(): Promise<void>;
+}
+
+/** The core without HTTP; logs go to stderr (at warn) so stdout carries only the command's output. */
+export async function openCliCore(config: AppConfig, key: string | undefined): Promise<CliCore> {
+  const level = process.env.LOG_LEVEL ?? 'warn';
+  @Module({ imports: [CoreModule.forRoot({ ...config, gateway: { ...config.gateway, LOG_LEVEL: level as AppConfig['gateway']['LOG_LEVEL'] } }, 2)] })
+  class CliModule {}
+  const app = await NestFactory.createApplicationContext(CliModule, { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  await app.init();
+  await app.get(SyncToolIndexUseCase).execute();
+  const principal = app.get(AccessPolicyService).authenticate(key ?? process.env.TOOLGATE_API_KEY);
+  new NestLogger('Cli').debug({ principal }, 'acting as');
+  return { catalog: app.get(CatalogService), search: app.get(SearchToolsUseCase), principal, close: () => app.close() };
+}

@@ -1,0 +1,103 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { type AppConfig, loadConfig } from '../config/app.config';
+import { printJson, printTable, truncate } from './output';
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+/** Opens the registry and index in-process (no HTTP), acting as the principal of --key or the local admin. */
+async function withCore<T>(config: AppConfig, key: string | undefined, work: (core: import('./cli-core').CliCore) => Promise<T>): Promise<T> {
+  const { openCliCore } = await import('./cli-core');
+  const core = await openCliCore(config, key);
+  try {
+    return await work(core);
+  } finally {
+    await core.close();
+  }
+}
+
+export function buildCli(): Command {
+  const program = new Command('toolgate').description('Toolgate: find, plan and safely run the few tools a caller may use.').version('0.1.0').showHelpAfterError();
+  const config = () => loadConfig();
+
+  program
+    .command('serve')
+    .description('start the GraphQL server (embedded profile unless DATABASE_URL etc. are set)')
+    .option('-p, --port <port>', 'port (default: $PORT or 4000)')
+    .option('-H, --host <host>', 'address to bind (default: 127.0.0.1 without API keys)')
+    .action(async (options: { port?: string; host?: string }) => {
+      const startedAt = performance.now();
+      const env = { ...process.env, ...(options.port ? { PORT: options.port } : {}), ...(options.host ? { HOST: options.host } : {}) };
+      const appConfig = loadConfig(env);
+      const { startTracing } = await import('../tracing/tracing');
+      const tracing = startTracing(appConfig.gateway);
+      const { startServer } = await import('../server');
+      const app = await startServer(appConfig, startedAt);
+      const stop = async () => {
+        await app.close();
+        await tracing.shutdown();
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+
+  const tools = program.command('tools').description('the tool catalog');
+  tools
+    .command('list')
+    .description('list the tools the caller may discover')
+    .option('--namespace <ns>', 'only this namespace')
+    .option('--key <apiKey>', 'act as the principal of this API key (default: $TOOLGATE_API_KEY, or the local admin)')
+    .option('--json', 'print JSON only')
+    .action(async (options: { namespace?: string; key?: string; json?: boolean }) => {
+      await withCore(config(), options.key, async (core) => {
+        const list = core.catalog.listTools(core.principal, { namespace: options.namespace });
+        if (options.json) return printJson(list.map((t) => ({ id: t.id, activeVersion: t.active?.version ?? null, versions: t.versions.map((v) => ({ version: v.version, state: v.state })), title: t.active?.descriptor.title, risk: t.active?.risk })));
+        printTable(
+          ['id', 'version', 'risk', 'title'],
+          list.map((t) => [t.id, t.active?.version ?? '-', t.active?.risk ?? '-', truncate(t.active?.descriptor.title ?? '', 50)]),
+        );
+      });
+    });
+
+  program
+    .command('search')
+    .description('find the tools that best fit a task')
+    .argument('<query>', 'what you want to do, in words')
+    .option('-k, --k <n>', 'how many results', positiveInt)
+    .option('--key <apiKey>', 'act as the principal of this API key (default: $TOOLGATE_API_KEY, or the local admin)')
+    .option('--json', 'print JSON only')
+    .action(async (query: string, options: { k?: number; key?: string; json?: boolean }) => {
+      await withCore(config(), options.key, async (core) => {
+        const results = await core.search.execute({ query, k: options.k }, core.principal);
+        if (options.json) {
+          return printJson(results.map(({ tool, hit }) => ({ id: tool.id, version: hit.version, score: hit.score, title: tool.active?.descriptor.title, explanation: hit.explanation })));
+        }
+        if (results.length === 0) return void process.stdout.write('no matching tools\n');
+        printTable(
+          ['#', 'id', 'score', 'title', 'matched'],
+          results.map(({ tool, hit }) => [hit.explanation.rank, tool.id, hit.score.toFixed(2), truncate(tool.active?.descriptor.title ?? '', 40), hit.explanation.matchedTerms.join(' ')]),
+        );
+      });
+    });
+
+  const plugins = program.command('plugins').description('plugin packages');
+  plugins
+    .command('list')
+    .description('list plugin packages and their load status')
+    .option('--json', 'print JSON only')
+    .action(async (options: { json?: boolean }) => {
+      await withCore(config(), undefined, async (core) => {
+        const list = core.catalog.listPlugins();
+        if (options.json) return printJson(list);
+        printTable(
+          ['package', 'version', 'status', 'tools', 'error'],
+          list.map((p) => [p.packageName, p.version, p.status, p.toolCount, truncate(p.error ? `${p.error.message} ${p.error.details.map((d) => `${d.path}: ${d.message}`).join('; ')}` : '', 70)]),
+        );
+      });
+    });
+
+  return program;
+}

@@ -1,0 +1,1 @@
+export { GraphQLJSON as JSONScalar } from 'graphql-type-json';

@@ -1,0 +1,35 @@
+import 'reflect-metadata';
+import { Logger as NestLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AccessPolicyService } from '@toolgate/registry';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { type AppConfig, maskConfig } from './config/app.config';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** Boots the HTTP server. Without API keys it serves only loopback, as the built-in local admin. */
+export async function startServer(config: AppConfig, startedAt = performance.now()): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  const logger = new NestLogger('Bootstrap');
+  app.enableShutdownHooks();
+  await app.init();
+
+  const localMode = app.get(AccessPolicyService).localMode;
+  const host = config.gateway.HOST ?? (localMode ? '127.0.0.1' : '0.0.0.0');
+  if (localMode && !LOOPBACK.has(host)) {
+    await app.close();
+    throw new ToolgateError(ErrorCode.INVALID_CONFIG, `refusing to listen on ${host} without API keys: configure apiKeys in the policy file, or bind 127.0.0.1`, [{ path: 'HOST', message: 'non-loopback address without API keys' }]);
+  }
+  await app.listen(config.gateway.PORT, host);
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.gateway.PORT;
+  if (localMode) {
+    logger.warn('no API keys configured: serving 127.0.0.1 only, every request acts as the built-in local admin');
+  }
+  logger.log({ url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/graphql`, startupMs: Math.round(performance.now() - startedAt), config: maskConfig(config) }, 'Toolgate listening');
+  return app;
+}

@@ -1,0 +1,159 @@
+import { Field, Float, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import type { PluginView, ToolVersionView, ToolView } from '@toolgate/registry';
+import { ToolVersionState } from '@toolgate/registry';
+import { GraphQLJSON } from 'graphql-type-json';
+
+export enum RiskLevel {
+  read = 'read',
+  write = 'write',
+  destructive = 'destructive',
+}
+registerEnumType(RiskLevel, { name: 'Risk', description: 'What a tool can do to the world: read < write < destructive.' });
+registerEnumType(ToolVersionState, { name: 'ToolVersionState' });
+
+@ObjectType()
+export class ToolLimits {
+  @Field(() => Int) timeoutMs!: number;
+  @Field(() => Int) maxConcurrency!: number;
+  @Field(() => Int) retries!: number;
+  @Field() idempotent!: boolean;
+}
+
+@ObjectType()
+export class ToolVersion {
+  @Field() version!: string;
+  @Field(() => ToolVersionState) state!: ToolVersionState;
+  @Field(() => String, { nullable: true, description: 'Why the system set this state, e.g. a descriptor changed without a version bump.' })
+  stateReason!: string | null;
+  @Field({ description: 'sha256 of the canonical descriptor, pinned when the version was first registered.' })
+  descriptorHash!: string;
+  @Field() packageName!: string;
+  @Field({ description: 'The version code is loaded in this server and can run.' }) loaded!: boolean;
+  @Field() createdAt!: Date;
+
+  static from(v: ToolVersionView): ToolVersion {
+    return {
+      version: v.version,
+      state: v.state,
+      stateReason: v.stateReason,
+      descriptorHash: v.descriptorHash,
+      packageName: v.packageName,
+      loaded: v.loaded,
+      createdAt: v.createdAt,
+    };
+  }
+}
+
+@ObjectType({ description: 'A tool as the caller sees it: the descriptor of its active version (or newest, for admins) and all versions.' })
+export class Tool {
+  @Field({ description: 'namespace/name' }) id!: string;
+  @Field() namespace!: string;
+  @Field() name!: string;
+  @Field() title!: string;
+  @Field() description!: string;
+  @Field(() => [String]) category!: string[];
+  @Field(() => [String]) tags!: string[];
+  @Field(() => RiskLevel) risk!: RiskLevel;
+  @Field(() => [String]) scopes!: string[];
+  @Field() requiresApproval!: boolean;
+  @Field() execution!: string;
+  @Field(() => GraphQLJSON) inputSchema!: unknown;
+  @Field(() => GraphQLJSON) outputSchema!: unknown;
+  @Field(() => GraphQLJSON) examples!: unknown;
+  @Field(() => ToolLimits) limits!: ToolLimits;
+  @Field(() => String, { nullable: true }) fallback!: string | null;
+  @Field(() => String, { nullable: true, description: 'The version a call without @version gets.' }) activeVersion!: string | null;
+  @Field(() => [ToolVersion], { complexity: 5 }) versions!: ToolVersion[];
+
+  static from(view: ToolView): Tool {
+    const shown = view.active ?? view.versions[0];
+    const d = shown.descriptor;
+    return {
+      id: view.id,
+      namespace: view.namespace,
+      name: view.name,
+      title: d.title,
+      description: d.description,
+      category: d.category,
+      tags: d.tags,
+      risk: d.permissions.risk as RiskLevel,
+      scopes: d.permissions.scopes,
+      requiresApproval: d.permissions.requiresApproval === true,
+      execution: d.execution,
+      inputSchema: d.inputSchema,
+      outputSchema: d.outputSchema,
+      examples: d.examples,
+      limits: d.limits,
+      fallback: d.fallback ?? null,
+      activeVersion: view.active?.version ?? null,
+      versions: view.versions.map(ToolVersion.from),
+    };
+  }
+}
+
+@ObjectType()
+export class MatchExplanation {
+  @Field({ description: 'Human summary of why the tool matched.' }) summary!: string;
+  @Field() stage!: string;
+  @Field(() => Int) rank!: number;
+  @Field(() => Float) bm25!: number;
+  @Field(() => [String]) matchedTerms!: string[];
+}
+
+@ObjectType()
+export class ToolMatch {
+  @Field(() => Tool) tool!: Tool;
+  @Field(() => Float) score!: number;
+  @Field(() => MatchExplanation) explanation!: MatchExplanation;
+}
+
+@ObjectType()
+export class ErrorDetail {
+  @Field() path!: string;
+  @Field() message!: string;
+}
+
+@ObjectType()
+export class PluginError {
+  @Field() code!: string;
+  @Field() message!: string;
+  @Field(() => [ErrorDetail]) details!: ErrorDetail[];
+}
+
+@ObjectType()
+export class Plugin {
+  @Field() packageName!: string;
+  @Field() version!: string;
+  @Field() namespace!: string;
+  @Field() path!: string;
+  @Field() status!: string;
+  @Field(() => PluginError, { nullable: true }) error!: PluginError | null;
+  @Field(() => Int) toolCount!: number;
+  @Field() updatedAt!: Date;
+
+  static from(view: PluginView): Plugin {
+    return { ...view };
+  }
+}
+
+@ObjectType()
+export class PluginLoadReport {
+  @Field(() => [Plugin]) loaded!: Plugin[];
+  @Field(() => [Plugin]) failed!: Plugin[];
+  @Field(() => Int) durationMs!: number;
+}
+
+@ObjectType()
+export class PrincipalInfo {
+  @Field() tenant!: string;
+  @Field() subject!: string;
+  @Field(() => [String]) roles!: string[];
+  @Field() admin!: boolean;
+}
+
+@ObjectType()
+export class PolicySummary {
+  @Field(() => String, { nullable: true }) source!: string | null;
+  @Field(() => [String]) roles!: string[];
+  @Field(() => Int) apiKeys!: number;
+}

@@ -1,0 +1,55 @@
+import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { AccessPolicyService, CatalogService, type Principal } from '@toolgate/registry';
+import { CurrentPrincipal } from '../auth/principal.guard';
+import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
+import { SetToolVersionStateInput, SearchToolsInput, ToolFilterInput } from './tool.inputs';
+import { Plugin, PluginLoadReport, Tool, ToolMatch } from './tool.model';
+
+@Resolver(() => Tool)
+export class ToolsResolver {
+  constructor(
+    private readonly catalog: CatalogService,
+    private readonly access: AccessPolicyService,
+    private readonly searchTools: SearchToolsUseCase,
+  ) {}
+
+  @Query(() => [Tool], { description: 'Tools the caller may discover.' })
+  tools(@CurrentPrincipal() principal: Principal, @Args('filter', { nullable: true }) filter?: ToolFilterInput): Tool[] {
+    return this.catalog.listTools(principal, filter ?? {}).map(Tool.from);
+  }
+
+  @Query(() => Tool, { description: 'One tool by `namespace/name[@version]` or a bare name that only one namespace uses.' })
+  tool(@CurrentPrincipal() principal: Principal, @Args('id') id: string): Tool {
+    return Tool.from(this.catalog.resolve(id, principal).tool);
+  }
+
+  @Query(() => [ToolMatch], { name: 'searchTools', description: 'The tools that best fit a task, best first, among those the caller may discover.' })
+  async search(@CurrentPrincipal() principal: Principal, @Args('input') input: SearchToolsInput): Promise<ToolMatch[]> {
+    const results = await this.searchTools.execute(input, principal);
+    return results.map(({ tool, hit }) => ({
+      tool: Tool.from(tool),
+      score: hit.score,
+      explanation: {
+        ...hit.explanation,
+        summary: `BM25 ${hit.explanation.bm25.toFixed(2)} (rank ${hit.explanation.rank}); matched: ${hit.explanation.matchedTerms.join(', ')}`,
+      },
+    }));
+  }
+
+  @Query(() => [Plugin], { description: 'Plugin packages and their load status (admins).' })
+  plugins(@CurrentPrincipal() principal: Principal): Plugin[] {
+    this.access.assertAdmin(principal, 'listing plugins');
+    return this.catalog.listPlugins().map(Plugin.from);
+  }
+
+  @Mutation(() => PluginLoadReport, { description: 'Discover and load plugin packages again; new versions register beside old ones (admins).' })
+  async reloadPlugins(@CurrentPrincipal() principal: Principal): Promise<PluginLoadReport> {
+    this.access.assertAdmin(principal, 'reloading plugins');
+    return this.catalog.loadPlugins();
+  }
+
+  @Mutation(() => Tool, { description: 'Set one version ACTIVE, CANARY or DISABLED (admins).' })
+  async setToolVersionState(@CurrentPrincipal() principal: Principal, @Args('input') input: SetToolVersionStateInput): Promise<Tool> {
+    return Tool.from(await this.catalog.setVersionState(principal, input.toolId, input.version, input.state));
+  }
+}

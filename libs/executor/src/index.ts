@@ -1,0 +1,1 @@
+export type { Run, RunStep, StepStatus } from './run/run.types';

@@ -1,0 +1,1 @@
+export type { Binding, Decision, Plan, PlanStep, TaskInput } from './plan/plan.types';

@@ -1,0 +1,238 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { descriptorHash, ErrorCode, formatToolId, parseToolRef, type ToolManifest, ToolgateError, toDescriptor } from '@toolgate/sdk';
+import { Subject } from 'rxjs';
+import semver from 'semver';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AccessPolicyService } from '../access/access-policy.service';
+import type { Principal } from '../access/policy.types';
+import { PluginEntity, PluginStatus } from '../persistence/plugin.entity';
+import { ToolVersionEntity, ToolVersionState } from '../persistence/tool-version.entity';
+import { discoverPluginPackages } from '../plugins/plugin-discovery';
+import { type LoadedPlugin, loadPlugin, type PluginLoadResult } from '../plugins/plugin-loader';
+import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../registry.module-definition';
+import type { CatalogFilter, PluginLoadReport, PluginView, ToolVersionView, ToolView } from './catalog.types';
+
+const tracer = trace.getTracer('toolgate.registry');
+const versionKey = (toolId: string, version: string) => `${toolId}@${version}`;
+const newestFirst = (a: { version: string }, b: { version: string }) => semver.rcompare(a.version, b.version);
+
+/**
+ * The tool catalog: which tools and versions exist, their state and pinned descriptor, and the loaded
+ * code of each version. Reads are served from an in-memory snapshot refreshed after every write.
+ */
+@Injectable()
+export class CatalogService {
+  private readonly logger = new Logger('Catalog');
+  private readonly manifests = new Map<string, ToolManifest>();
+  private tools = new Map<string, ToolView>();
+  private plugins: PluginView[] = [];
+  private readonly changed = new Subject<void>();
+  /** Emits after every change of tools, versions or states. */
+  readonly changes$ = this.changed.asObservable();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessPolicyService,
+    @Inject(REGISTRY_OPTIONS) private readonly options: RegistryModuleOptions,
+  ) {}
+
+  /** Discovers and loads every plugin package, registers new tool versions and records failures. */
+  async loadPlugins(): Promise<PluginLoadReport> {
+    return tracer.startActiveSpan('toolgate.registry.load', async (span) => {
+      const started = performance.now();
+      try {
+        const discovered = await discoverPluginPackages(this.options.pluginDirs);
+        const results = discovered.map((d) => loadPlugin(d));
+        for (const result of results) await this.record(result);
+        await this.refresh();
+        const touched = new Set(results.map((r) => r.dir));
+        const report: PluginLoadReport = {
+          loaded: this.plugins.filter((p) => touched.has(p.path) && p.status === PluginStatus.LOADED),
+          failed: this.plugins.filter((p) => touched.has(p.path) && p.status === PluginStatus.FAILED),
+          durationMs: Math.round(performance.now() - started),
+        };
+        // A package.json too broken to name (package, version) cannot be stored; it is still reported.
+        for (const r of results) {
+          if (!r.ok && !r.packageJson) report.failed.push(this.unnamedFailure(r.dir, r.error));
+        }
+        span.setAttributes({ 'toolgate.plugins.discovered': discovered.length, 'toolgate.plugins.loaded': report.loaded.length, 'toolgate.plugins.failed': report.failed.length, 'toolgate.tools': this.tools.size });
+        this.logger.log({ loaded: report.loaded.length, failed: report.failed.length, tools: this.tools.size, durationMs: report.durationMs }, 'plugins loaded');
+        this.changed.next();
+        return report;
+      } catch (error) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  listTools(principal: Principal, filter: CatalogFilter = {}): ToolView[] {
+    const includeInactive = filter.includeInactive === true && this.access.isAdmin(principal);
+    return [...this.tools.values()].filter(
+      (tool) =>
+        (includeInactive || tool.active !== null) &&
+        (!filter.namespace || tool.namespace === filter.namespace) &&
+        (!filter.category || this.shown(tool).descriptor.category.includes(filter.category)) &&
+        this.visible(principal, tool),
+    );
+  }
+
+  /** Every tool with a loaded ACTIVE version, for indexing; callers filter per principal. */
+  activeTools(): ToolView[] {
+    return [...this.tools.values()].filter((t) => t.active !== null);
+  }
+
+  /**
+   * Resolves `namespace/name[@version]` or a bare `name` among the tools the principal may discover.
+   * A tool it may not discover gets the same TOOL_NOT_FOUND as one that does not exist.
+   */
+  resolve(ref: string, principal: Principal): { tool: ToolView; version: ToolVersionView } {
+    const parsed = parseToolRef(ref);
+    let tool: ToolView | undefined;
+    if (parsed.namespace) {
+      tool = this.tools.get(formatToolId(parsed.namespace, parsed.name));
+      if (tool && !this.visible(principal, tool)) tool = undefined;
+    } else {
+      const matches = [...this.tools.values()].filter((t) => t.name === parsed.name && this.visible(principal, t));
+      if (matches.length > 1) {
+        throw new ToolgateError(ErrorCode.AMBIGUOUS_TOOL, `"${parsed.name}" names ${matches.length} tools: ${matches.map((t) => t.id).join(', ')}; use namespace/name`);
+      }
+      tool = matches[0];
+    }
+    if (!tool) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool "${ref}" not found`);
+    const version = parsed.version ? tool.versions.find((v) => v.version === parsed.version) : tool.active;
+    if (!version) {
+      throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, parsed.version ? `tool ${tool.id} has no version ${parsed.version}` : `tool ${tool.id} has no active version`);
+    }
+    return { tool, version };
+  }
+
+  /** The loaded manifest (with its code) of one version, or undefined when it is not loaded. */
+  manifest(toolId: string, version: string): ToolManifest | undefined {
+    return this.manifests.get(versionKey(toolId, version));
+  }
+
+  listPlugins(): PluginView[] {
+    return [...this.plugins];
+  }
+
+  /** Operator action: ACTIVE, CANARY or DISABLED for one version. */
+  async setVersionState(principal: Principal, toolId: string, version: string, state: ToolVersionState): Promise<ToolView> {
+    this.access.assertAdmin(principal, 'changing a tool version state');
+    const repo = this.dataSource.getRepository(ToolVersionEntity);
+    const row = await repo.findOneBy({ toolId, version });
+    if (!row) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool ${toolId}@${version} not found`);
+    await repo.update({ id: row.id }, { state, stateReason: null });
+    await this.refresh();
+    this.changed.next();
+    return this.tools.get(toolId) as ToolView;
+  }
+
+  private visible(principal: Principal, tool: ToolView): boolean {
+    return this.access.can(principal, 'discover', tool.id, this.shown(tool).risk);
+  }
+
+  /** The version whose descriptor stands for the tool: the active one, else the newest. */
+  private shown(tool: ToolView): ToolVersionView {
+    return tool.active ?? tool.versions[0];
+  }
+
+  private async record(result: PluginLoadResult): Promise<void> {
+    if (!result.ok) {
+      this.logger.warn({ plugin: result.packageJson?.name ?? result.dir, error: result.error.describe() }, 'plugin skipped');
+      if (result.packageJson) await this.upsertPlugin(this.dataSource.manager, result.dir, result.packageJson.name, result.packageJson.version, PluginStatus.FAILED, result.error, 0);
+      return;
+    }
+    try {
+      const runnable = await this.dataSource.transaction((tx) => this.register(tx, result));
+      for (const [key, manifest] of runnable) this.manifests.set(key, manifest);
+    } catch (error) {
+      const typed = ToolgateError.is(error) ? error : new ToolgateError(ErrorCode.PLUGIN_INVALID, (error as Error).message, [], { cause: error });
+      this.logger.warn({ plugin: result.packageJson.name, error: typed.describe() }, 'plugin skipped');
+      await this.upsertPlugin(this.dataSource.manager, result.dir, result.packageJson.name, result.packageJson.version, PluginStatus.FAILED, typed, 0);
+    }
+  }
+
+  /** Stores the plugin's tool versions; returns the ones whose code may run (pinned hash matches). */
+  private async register(tx: EntityManager, plugin: LoadedPlugin): Promise<Map<string, ToolManifest>> {
+    const runnable = new Map<string, ToolManifest>();
+    const { name: packageName, version } = plugin.packageJson;
+    const owner = await tx.getRepository(PluginEntity).createQueryBuilder('p').where('p.namespace = :ns AND p.package_name <> :pkg AND p.status = :loaded', { ns: plugin.namespace, pkg: packageName, loaded: PluginStatus.LOADED }).getOne();
+    if (owner) {
+      throw new ToolgateError(ErrorCode.PLUGIN_INVALID, `namespace "${plugin.namespace}" already belongs to package ${owner.packageName}`, [{ path: '/name', message: `tool ids ${plugin.namespace}/* are taken by ${owner.packageName}` }]);
+    }
+    const repo = tx.getRepository(ToolVersionEntity);
+    for (const manifest of plugin.tools) {
+      const toolId = formatToolId(plugin.namespace, manifest.name);
+      const hash = descriptorHash(manifest);
+      const existing = await repo.findBy({ toolId });
+      const same = existing.find((v) => v.version === version);
+      if (!same) {
+        await repo.save(
+          repo.create({
+          toolId,
+          namespace: plugin.namespace,
+          name: manifest.name,
+          version,
+          packageName,
+          state: existing.length === 0 ? ToolVersionState.ACTIVE : this.options.newVersionState,
+          stateReason: null,
+          descriptorHash: hash,
+          risk: manifest.permissions.risk,
+          descriptor: toDescriptor(manifest),
+          }),
+        );
+      } else if (same.descriptorHash !== hash) {
+        // The same version now describes itself differently: keep the pinned descriptor, stop offering it.
+        if (same.state !== ToolVersionState.DISABLED) {
+          await repo.update({ id: same.id }, { state: ToolVersionState.DISABLED, stateReason: `descriptor changed without a version bump (pinned ${same.descriptorHash.slice(0, 12)}, loaded ${hash.slice(0, 12)}); re-approve to enable` });
+          this.logger.warn({ tool: `${toolId}@${version}` }, 'descriptor changed without a version bump: version disabled');
+        }
+        continue;
+      }
+      runnable.set(versionKey(toolId, version), manifest);
+    }
+    await this.upsertPlugin(tx, plugin.dir, packageName, version, PluginStatus.LOADED, null, plugin.tools.length);
+    return runnable;
+  }
+
+  private async upsertPlugin(tx: EntityManager, path: string, packageName: string, version: string, status: PluginStatus, error: ToolgateError | null, toolCount: number): Promise<void> {
+    const repo = tx.getRepository(PluginEntity);
+    const row = (await repo.findOneBy({ packageName, version })) ?? repo.create({ packageName, version });
+    Object.assign(row, {
+      namespace: packageName.replace(/^@[^/]+\//, ''),
+      path,
+      status,
+      toolCount,
+      error: error ? { code: error.code, message: error.message, details: error.details } : null,
+    });
+    await repo.save(row);
+  }
+
+  private unnamedFailure(dir: string, error: ToolgateError): PluginView {
+    return { packageName: '(invalid package.json)', version: '', namespace: '', path: dir, status: PluginStatus.FAILED, error: { code: error.code, message: error.message, details: error.details }, toolCount: 0, updatedAt: new Date() };
+  }
+
+  /** Rebuilds the read snapshot from the database. */
+  private async refresh(): Promise<void> {
+    const rows = await this.dataSource.getRepository(ToolVersionEntity).find();
+    const tools = new Map<string, ToolView>();
+    for (const row of rows) {
+      const view: ToolVersionView = { ...row, loaded: this.manifests.has(versionKey(row.toolId, row.version)) };
+      const tool = tools.get(row.toolId) ?? { id: row.toolId, namespace: row.namespace, name: row.name, active: null, versions: [] };
+      tool.versions.push(view);
+      tools.set(row.toolId, tool);
+    }
+    for (const tool of tools.values()) {
+      tool.versions.sort(newestFirst);
+      tool.active = tool.versions.find((v) => v.state === ToolVersionState.ACTIVE && v.loaded) ?? null;
+    }
+    this.tools = new Map([...tools.entries()].sort(([a], [b]) => a.localeCompare(b)));
+    const plugins = await this.dataSource.getRepository(PluginEntity).find({ order: { packageName: 'ASC' } });
+    this.plugins = plugins.sort((a, b) => a.packageName.localeCompare(b.packageName) || semver.compare(a.version, b.version)).map(({ id: _id, createdAt: _c, ...p }) => p);
+  }
+}

@@ -1,0 +1,52 @@
+import type { ErrorDetail, Risk, ToolDescriptor } from '@toolgate/sdk';
+import type { PluginStatus } from '../persistence/plugin.entity';
+import type { ToolVersionState } from '../persistence/tool-version.entity';
+
+export interface ToolVersionView {
+  toolId: string;
+  version: string;
+  packageName: string;
+  state: ToolVersionState;
+  stateReason: string | null;
+  descriptorHash: string;
+  risk: Risk;
+  /** The version's code is loaded in this process (it can run), not only recorded. */
+  loaded: boolean;
+  descriptor: ToolDescriptor;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ToolView {
+  id: string;
+  namespace: string;
+  name: string;
+  /** The version a call without `@version` gets: the highest loaded ACTIVE version. */
+  active: ToolVersionView | null;
+  /** Newest first. */
+  versions: ToolVersionView[];
+}
+
+export interface PluginView {
+  packageName: string;
+  version: string;
+  namespace: string;
+  path: string;
+  status: PluginStatus;
+  error: { code: string; message: string; details: ErrorDetail[] } | null;
+  toolCount: number;
+  updatedAt: Date;
+}
+
+export interface CatalogFilter {
+  namespace?: string;
+  category?: string;
+  /** Also list tools that have no ACTIVE version (admins only). */
+  includeInactive?: boolean;
+}
+
+export interface PluginLoadReport {
+  loaded: PluginView[];
+  failed: PluginView[];
+  durationMs: number;
+}

@@ -1,0 +1,14 @@
+export { AccessPolicyService, LOCAL_ADMIN, LOCAL_ADMIN_ROLE } from './access/access-policy.service';
+export { loadPolicyFile, parsePolicyDocument } from './access/policy-file.loader';
+export type { Action, ApiKeyDefinition, DiscoveryClause, Grant, PolicySet, Principal, RoleDefinition } from './access/policy.types';
+export { ACTIONS } from './access/policy.types';
+export { CatalogService } from './catalog/catalog.service';
+export type { CatalogFilter, PluginLoadReport, PluginView, ToolVersionView, ToolView } from './catalog/catalog.types';
+export { dataSourceOptions, openDataSource } from './persistence/data-source.factory';
+export { PluginStatus } from './persistence/plugin.entity';
+export { ToolVersionState } from './persistence/tool-version.entity';
+export { discoverPluginPackages } from './plugins/plugin-discovery';
+export { loadPlugin, type PluginLoadResult } from './plugins/plugin-loader';
+export { type RegistryEnv, registryEnvSchema, registryOptionsFromEnv } from './registry.config';
+export { RegistryModule } from './registry.module';
+export type { DatabaseOptions, RegistryModuleOptions } from './registry.module-definition';

@@ -1,0 +1,28 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { DatabaseOptions } from '../registry.module-definition';
+import { ApiKeyEntity } from './api-key.entity';
+import { InitialCatalog1764460800000 } from './migrations/1764460800000-initial-catalog.migration';
+import { PluginEntity } from './plugin.entity';
+import { RoleEntity } from './role.entity';
+import { ToolVersionEntity } from './tool-version.entity';
+
+export const REGISTRY_ENTITIES = [PluginEntity, ToolVersionEntity, RoleEntity, ApiKeyEntity];
+export const REGISTRY_MIGRATIONS = [InitialCatalog1764460800000];
+
+/** Schema changes go through migrations on both drivers; `synchronize` is never on. */
+export function dataSourceOptions(database: DatabaseOptions): DataSourceOptions {
+  const common = { entities: REGISTRY_ENTITIES, migrations: REGISTRY_MIGRATIONS, migrationsTableName: 'toolgate_migrations', synchronize: false, migrationsRun: false } as const;
+  if (database.type === 'postgres') return { ...common, type: 'postgres', url: database.url, applicationName: 'toolgate' };
+  if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
+  return { ...common, type: 'better-sqlite3', database: database.path, enableWAL: database.path !== ':memory:' };
+}
+
+/** Opens the database and applies pending migrations. */
+export async function openDataSource(database: DatabaseOptions): Promise<DataSource> {
+  const dataSource = new DataSource(dataSourceOptions(database));
+  await dataSource.initialize();
+  await dataSource.runMigrations({ transaction: 'each' });
+  return dataSource;
+}

@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import { delimiter, resolve } from 'node:path';
+import { z } from 'zod';
+import { ToolVersionState } from './persistence/tool-version.entity';
+import type { RegistryModuleOptions } from './registry.module-definition';
+
+/** Environment the registry reads; validated once at boot by the gateway. */
+export const registryEnvSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  TOOLGATE_DATA_DIR: z.string().min(1).default('.toolgate'),
+  TOOLGATE_PLUGIN_DIRS: z.string().optional(),
+  TOOLGATE_CONFIG: z.string().min(1).optional(),
+  TOOLGATE_NEW_VERSION_STATE: z.enum(ToolVersionState).default(ToolVersionState.ACTIVE),
+});
+export type RegistryEnv = z.infer<typeof registryEnvSchema>;
+
+const DEFAULT_POLICY_FILES = ['toolgate.config.yaml', 'toolgate.config.yml', 'toolgate.config.json'];
+
+/** Turns validated env into module options; relative paths are taken from `cwd`. */
+export function registryOptionsFromEnv(env: RegistryEnv, cwd = process.cwd()): RegistryModuleOptions {
+  const pluginDirs = env.TOOLGATE_PLUGIN_DIRS
+    ? env.TOOLGATE_PLUGIN_DIRS.split(delimiter).filter(Boolean).map((d) => resolve(cwd, d))
+    : [resolve(cwd, 'plugins'), resolve(cwd, 'node_modules')];
+  const policyFile = env.TOOLGATE_CONFIG ? resolve(cwd, env.TOOLGATE_CONFIG) : (DEFAULT_POLICY_FILES.map((f) => resolve(cwd, f)).find((f) => existsSync(f)) ?? null);
+  return {
+    database: env.DATABASE_URL ? { type: 'postgres', url: env.DATABASE_URL } : { type: 'sqlite', path: resolve(cwd, env.TOOLGATE_DATA_DIR, 'toolgate.db') },
+    pluginDirs,
+    policyFile,
+    newVersionState: env.TOOLGATE_NEW_VERSION_STATE,
+  };
+}

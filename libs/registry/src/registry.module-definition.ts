@@ -1,0 +1,24 @@
+import { ConfigurableModuleBuilder } from '@nestjs/common';
+import type { ToolVersionState } from './persistence/tool-version.entity';
+
+export type DatabaseOptions = { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
+
+export interface RegistryModuleOptions {
+  database: DatabaseOptions;
+  /** Folders holding plugin packages (each child, and each child of an `@scope` folder, is tried). */
+  pluginDirs: string[];
+  /** Policy file (roles and API keys); null means none: local single-user mode. */
+  policyFile: string | null;
+  /** State of a newly seen version of a tool that already has versions. */
+  newVersionState: ToolVersionState;
+}
+
+export const {
+  ConfigurableModuleClass: RegistryConfigurableModule,
+  MODULE_OPTIONS_TOKEN: REGISTRY_OPTIONS,
+  OPTIONS_TYPE: REGISTRY_OPTIONS_TYPE,
+  ASYNC_OPTIONS_TYPE: REGISTRY_ASYNC_OPTIONS_TYPE,
+} = new ConfigurableModuleBuilder<RegistryModuleOptions>()
+  .setClassMethodName('forRoot')
+  .setExtras({ isGlobal: true }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
+  .build();

@@ -1,0 +1,45 @@
+import { Inject, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from './access/access-policy.service';
+import { CatalogService } from './catalog/catalog.service';
+import { openDataSource } from './persistence/data-source.factory';
+import { REGISTRY_OPTIONS, RegistryConfigurableModule, type RegistryModuleOptions } from './registry.module-definition';
+
+/**
+ * Catalog, plugins and access policies over TypeORM (SQLite file by default, PostgreSQL by URL).
+ * On start it applies migrations, loads the policy file and loads every plugin; a bad plugin is skipped.
+ */
+@Module({
+  providers: [
+    {
+      provide: DataSource,
+      inject: [REGISTRY_OPTIONS],
+      useFactory: (options: RegistryModuleOptions) => openDataSource(options.database),
+    },
+    AccessPolicyService,
+    CatalogService,
+  ],
+  exports: [DataSource, AccessPolicyService, CatalogService],
+})
+export class RegistryModule extends RegistryConfigurableModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Registry');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly catalog: CatalogService,
+    @Inject(REGISTRY_OPTIONS) private readonly options: RegistryModuleOptions,
+  ) {
+    super();
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.logger.log({ database: this.options.database.type, pluginDirs: this.options.pluginDirs, policyFile: this.options.policyFile }, 'registry starting');
+    await this.access.reload();
+    await this.catalog.loadPlugins();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { Bm25ToolIndex } from './embedded/bm25-tool-index';
+import { ToolIndex } from './index/tool-index.port';
+import { RETRIEVAL_OPTIONS, RetrievalConfigurableModule, type RetrievalModuleOptions } from './retrieval.module-definition';
+
+/** Provides the ToolIndex port with the driver named in the options. */
+@Module({
+  providers: [
+    {
+      provide: ToolIndex,
+      inject: [RETRIEVAL_OPTIONS],
+      useFactory: (options: RetrievalModuleOptions): ToolIndex => {
+        switch (options.driver) {
+          case 'embedded':
+            return new Bm25ToolIndex();
+        }
+      },
+    },
+  ],
+  exports: [ToolIndex, RETRIEVAL_OPTIONS],
+})
+export class RetrievalModule extends RetrievalConfigurableModule {}

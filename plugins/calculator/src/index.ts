@@ -1,0 +1,3 @@
+import { evaluateTool } from './evaluate.tool';
+
+export const tools = [evaluateTool];

@@ -1,0 +1,4 @@
+import { convertTool } from './convert.tool';
+import { listUnitsTool } from './list-units.tool';
+
+export const tools = [convertTool, listUnitsTool];
