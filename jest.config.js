@@ -1,7 +1,7 @@
 /** Three tiers: unit specs beside the code, integration specs against real databases, e2e over HTTP. */
 const libs = ['sdk', 'registry', 'retrieval', 'planner', 'executor'];
 const moduleNameMapper = Object.fromEntries(libs.map((lib) => [`^@toolgate/${lib}$`, `<rootDir>/libs/${lib}/src/index.ts`]));
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }] };
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] };
 const common = { rootDir: __dirname, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'], transform, moduleNameMapper };
 
 module.exports = {

@@ -54,7 +54,7 @@ export class CatalogService {
         };
         // A package.json too broken to name (package, version) cannot be stored; it is still reported.
         for (const r of results) {
-          if (!r.ok && !r.packageJson) report.failed.push(this.unnamedFailure(r.dir, r.error));
+          if (!r.ok && !r.identity) report.failed.push(this.unnamedFailure(r.dir, r.error));
         }
         span.setAttributes({ 'toolgate.plugins.discovered': discovered.length, 'toolgate.plugins.loaded': report.loaded.length, 'toolgate.plugins.failed': report.failed.length, 'toolgate.tools': this.tools.size });
         this.logger.log({ loaded: report.loaded.length, failed: report.failed.length, tools: this.tools.size, durationMs: report.durationMs }, 'plugins loaded');
@@ -143,8 +143,8 @@ export class CatalogService {
 
   private async record(result: PluginLoadResult): Promise<void> {
     if (!result.ok) {
-      this.logger.warn({ plugin: result.packageJson?.name ?? result.dir, error: result.error.describe() }, 'plugin skipped');
-      if (result.packageJson) await this.upsertPlugin(this.dataSource.manager, result.dir, result.packageJson.name, result.packageJson.version, PluginStatus.FAILED, result.error, 0);
+      this.logger.warn({ plugin: result.identity?.name ?? result.dir, error: result.error.describe() }, 'plugin skipped');
+      if (result.identity) await this.upsertPlugin(this.dataSource.manager, result.dir, result.identity.name, result.identity.version, PluginStatus.FAILED, result.error, 0);
       return;
     }
     try {

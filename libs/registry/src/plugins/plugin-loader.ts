@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { type ErrorDetail, ErrorCode, namespaceOfPackage, type PluginPackageJson, parsePluginPackageJson, type ToolManifest, ToolgateError, validateManifest } from '@toolgate/sdk';
+import semver from 'semver';
 import type { DiscoveredPackage } from './plugin-discovery';
 
 export interface LoadedPlugin {
@@ -13,20 +15,30 @@ export interface LoadedPlugin {
 export interface FailedPlugin {
   ok: false;
   dir: string;
-  /** Present when package.json itself was valid, so the failure can be recorded against (package, version). */
-  packageJson?: PluginPackageJson;
+  /** Present when package.json names a package and a valid version, so the failure can be recorded against them. */
+  identity?: { name: string; version: string };
   error: ToolgateError;
 }
 
 export type PluginLoadResult = LoadedPlugin | FailedPlugin;
 
-const fail = (dir: string, error: ToolgateError, packageJson?: PluginPackageJson): FailedPlugin => ({ ok: false, dir, error, packageJson });
+const fail = (dir: string, error: ToolgateError, identity?: { name: string; version: string }): FailedPlugin => ({ ok: false, dir, error, identity });
 
-/** Drops the plugin's modules from the require cache so a reload sees the files as they are now. */
-function forgetModules(dir: string): void {
-  for (const key of Object.keys(require.cache)) {
-    if (key.startsWith(dir) && !key.slice(dir.length).includes('node_modules')) delete require.cache[key];
+function identityOf(raw: Record<string, unknown>): { name: string; version: string } | undefined {
+  const { name, version } = raw;
+  return typeof name === 'string' && typeof version === 'string' && semver.valid(version) ? { name, version } : undefined;
+}
+
+/**
+ * Imports a plugin's entry with Node's own loader, first dropping the package's modules from its cache
+ * so a reload sees the files as they are now.
+ */
+function importFresh(dir: string, entry: string): Record<string, unknown> {
+  const nodeRequire = createRequire(entry);
+  for (const key of Object.keys(nodeRequire.cache)) {
+    if (key.startsWith(dir) && !key.slice(dir.length).includes('node_modules')) delete nodeRequire.cache[key];
   }
+  return nodeRequire(entry) as Record<string, unknown>;
 }
 
 /** Loads one discovered package: checks package.json and the sdk range, imports the entry, validates every tool. */
@@ -36,26 +48,25 @@ export function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: strin
   try {
     packageJson = parsePluginPackageJson(discovered.packageJson, hostSdkVersion);
   } catch (error) {
-    return fail(dir, error as ToolgateError);
+    return fail(dir, error as ToolgateError, identityOf(discovered.packageJson));
   }
+  const identity = { name: packageJson.name, version: packageJson.version };
 
   const entry = resolve(dir, packageJson.toolgate.tools);
   const inside = relative(dir, entry);
   if (inside.startsWith('..') || isAbsolute(inside)) {
-    return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `entry ${packageJson.toolgate.tools} lies outside the package`, [{ path: '/toolgate/tools', message: 'must stay inside the package folder' }]), packageJson);
+    return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `entry ${packageJson.toolgate.tools} lies outside the package`, [{ path: '/toolgate/tools', message: 'must stay inside the package folder' }]), identity);
   }
 
   let exported: unknown;
   try {
-    forgetModules(dir);
-    // Plugins are CommonJS packages resolved at run time; a static import cannot name them.
-    const mod = require(entry) as Record<string, unknown>;
+    const mod = importFresh(dir, entry);
     exported = mod.tools ?? mod.default;
   } catch (error) {
-    return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `importing ${packageJson.name}@${packageJson.version} failed: ${(error as Error).message}`, [{ path: '/toolgate/tools', message: 'the entry module threw on import' }], { cause: error }), packageJson);
+    return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `importing ${packageJson.name}@${packageJson.version} failed: ${(error as Error).message}`, [{ path: '/toolgate/tools', message: 'the entry module threw on import' }], { cause: error }), identity);
   }
   if (!Array.isArray(exported) || exported.length === 0) {
-    return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name} exports no tools`, [{ path: '/tools', message: 'the entry must export `tools`, a non-empty array of defineTool(...) results' }]), packageJson);
+    return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name} exports no tools`, [{ path: '/tools', message: 'the entry must export `tools`, a non-empty array of defineTool(...) results' }]), identity);
   }
 
   const issues: ErrorDetail[] = [];
@@ -70,7 +81,7 @@ export function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: strin
     }
   });
   if (issues.length > 0) {
-    return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name}@${packageJson.version} has invalid tools`, issues), packageJson);
+    return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name}@${packageJson.version} has invalid tools`, issues), identity);
   }
   return { ok: true, dir, packageJson, namespace: namespaceOfPackage(packageJson.name), tools: exported as ToolManifest[] };
 }

@@ -62,7 +62,7 @@ export class InitialCatalog1764460800000 implements MigrationInterface {
         columns: [
           { name: 'name', type: 'varchar', length: '64', isPrimary: true },
           { name: 'description', type: 'varchar', length: '500', isNullable: true },
-          { name: 'admin', type: 'boolean', default: false },
+          { name: 'admin', type: 'boolean', default: postgres ? false : 0 },
           { name: 'grants', type: 'text' },
         ],
       }),

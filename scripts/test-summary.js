@@ -1,0 +1,21 @@
+// Prints the suite's closing line, `tests: N passed, N failed`, from jest's JSON report.
+const { readFileSync } = require('node:fs');
+
+const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const byProject = {};
+for (const file of report.testResults) {
+  const project = file.displayName?.name ?? (typeof file.displayName === 'string' ? file.displayName : 'tests');
+  const counts = (byProject[project] ??= { passed: 0, failed: 0 });
+  for (const test of file.assertionResults) {
+    if (test.status === 'passed') counts.passed++;
+    else if (test.status === 'failed') counts.failed++;
+  }
+}
+for (const [project, c] of Object.entries(byProject)) console.log(`  ${project}: ${c.passed} passed, ${c.failed} failed`);
+const skipped = report.numPendingTests + report.numTodoTests;
+if (report.numTotalTests === 0) {
+  console.log('tests: 0 passed, 0 failed (no test ran)');
+  process.exit(1);
+}
+console.log(`tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(report.numFailedTests > 0 || report.numRuntimeErrorTestSuites > 0 || skipped > 0 ? 1 : 0);
