@@ -9,9 +9,8 @@ import type { Request } from 'express';
 import { PrincipalGuard } from './auth/principal.guard';
 import { PrincipalResolver } from './auth/principal.resolver';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
-import { complexityLimitPlugin } from './graphql/complexity.plugin';
-import { depthLimitRule } from './graphql/depth-limit.rule';
 import { ErrorFilter } from './graphql/error.filter';
+import { operationLimitsPlugin } from './graphql/operation-limits.plugin';
 import { HealthController } from './health/health.controller';
 import { loggingModule } from './logging/logging.module';
 import { ToolsResolver } from './tools/tools.resolver';
@@ -49,8 +48,7 @@ export class AppModule {
           introspection: config.gateway.GRAPHQL_INTROSPECTION,
           includeStacktraceInErrorResponses: false,
           context: ({ req }: { req: Request }) => ({ req }),
-          validationRules: [depthLimitRule(config.gateway.GRAPHQL_MAX_DEPTH)],
-          plugins: [complexityLimitPlugin(config.gateway.GRAPHQL_MAX_COMPLEXITY)],
+          plugins: [operationLimitsPlugin({ maxDepth: config.gateway.GRAPHQL_MAX_DEPTH, maxComplexity: config.gateway.GRAPHQL_MAX_COMPLEXITY })],
         }),
       ],
       controllers: [HealthController],

@@ -1,0 +1,3 @@
+import { renderTool } from './render.tool';
+
+export const tools = [renderTool];

@@ -1,0 +1,178 @@
+import { ErrorCode, type ToolContext, type ToolManifest, ToolgateError, validateManifest } from '@toolgate/sdk';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { tools } from './index';
+
+const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
+addFormats(ajv);
+
+const ctx = (signal = new AbortController().signal): ToolContext => ({
+  signal,
+  logger: { debug() {}, info() {}, warn() {}, error() {} },
+  span: { setAttribute() {}, addEvent() {} },
+  callId: 'c1',
+  idempotencyKey: 'k1',
+  principal: { tenant: 't1', subject: 's1' },
+});
+
+const byName = (name: string) => tools.find((tool) => tool.name === name) as unknown as ToolManifest;
+
+/** Runs a tool the way the executor would and checks the output against the tool's outputSchema. */
+async function call(name: string, args: Record<string, unknown>, context = ctx()): Promise<Record<string, unknown>> {
+  const tool = byName(name);
+  const output = await tool.run?.(args, context);
+  const validate = ajv.compile(tool.outputSchema);
+  if (!validate(output)) throw new Error(`${name} output does not match its schema: ${ajv.errorsText(validate.errors)}`);
+  return output as Record<string, unknown>;
+}
+
+async function failure(name: string, args: Record<string, unknown>, context = ctx()): Promise<ToolgateError> {
+  const error = await Promise.resolve()
+    .then(() => call(name, args, context))
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  expect(error).toBeInstanceOf(ToolgateError);
+  return error as ToolgateError;
+}
+
+async function expectInvalid(name: string, args: Record<string, unknown>, path: string): Promise<void> {
+  const error = await failure(name, args);
+  expect(error.code).toBe(ErrorCode.INVALID_ARGUMENTS);
+  expect(error.details.map((d) => d.path)).toContain(path);
+}
+
+function describeContract(namespace: string, options: { runExamples?: boolean } = {}): void {
+  describe.each(tools.map((tool) => [tool.name, tool as unknown as ToolManifest] as const))(`${namespace}/%s contract`, (_name, tool) => {
+    it('passes validateManifest with no issues', () => {
+      expect(validateManifest(tool)).toEqual([]);
+    });
+
+    it('has 2-4 examples and a description that says when not to use it', () => {
+      expect(tool.examples.length).toBeGreaterThanOrEqual(2);
+      expect(tool.examples.length).toBeLessThanOrEqual(4);
+      expect(tool.description).toMatch(/do not use/i);
+    });
+
+    if (options.runExamples !== false) {
+      it('returns each example output for its arguments', async () => {
+        for (const example of tool.examples) {
+          const output = await call(tool.name, example.arguments);
+          if (example.output !== undefined) expect(output).toEqual(example.output);
+        }
+      });
+    }
+  });
+}
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const sandbox = mkdtempSync(path.join(tmpdir(), 'toolgate-files-'));
+const outside = mkdtempSync(path.join(tmpdir(), 'toolgate-outside-'));
+const previous = process.env.TOOLGATE_SANDBOX_DIR;
+process.env.TOOLGATE_SANDBOX_DIR = sandbox;
+afterAll(() => {
+  if (previous === undefined) delete process.env.TOOLGATE_SANDBOX_DIR;
+  else process.env.TOOLGATE_SANDBOX_DIR = previous;
+  rmSync(sandbox, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+const tenantDir = () => path.join(sandbox, 't1');
+const as = (tenant: string): ToolContext => ({ ...ctx(), principal: { tenant, subject: 's' } });
+
+describeContract('files');
+
+describe('files/write, read, list', () => {
+  it('round-trips text and binary content inside the tenant folder', async () => {
+    const written = await call('write', { path: 'docs/a/hello.txt', content: 'héllo\n' });
+    expect(written).toMatchObject({ path: 'docs/a/hello.txt', bytesWritten: 7, size: 7, created: true });
+    expect(readFileSync(path.join(tenantDir(), 'docs/a/hello.txt'), 'utf8')).toBe('héllo\n');
+    expect(await call('read', { path: './docs//a/hello.txt' })).toMatchObject({ content: 'héllo\n', size: 7, truncated: false, encoding: 'utf8' });
+
+    const bytes = Buffer.from([0, 255, 1, 254]);
+    await call('write', { path: 'bin/data.bin', content: bytes.toString('base64'), encoding: 'base64' });
+    expect(await call('read', { path: 'bin/data.bin', encoding: 'base64' })).toMatchObject({ content: bytes.toString('base64'), size: 4 });
+  });
+
+  it('refuses to replace a file unless told, and appends within the size limit', async () => {
+    await call('write', { path: 'log.txt', content: 'one\n' });
+    await expectInvalid('write', { path: 'log.txt', content: 'two\n' }, '/path');
+    expect(await call('write', { path: 'log.txt', content: 'two\n', ifExists: 'append' })).toMatchObject({ size: 8, created: false, bytesWritten: 4 });
+    expect((await call('read', { path: 'log.txt' })).content).toBe('one\ntwo\n');
+    expect(await call('write', { path: 'log.txt', content: 'three\n', ifExists: 'overwrite' })).toMatchObject({ size: 6 });
+  });
+
+  it('enforces the size limit', async () => {
+    await expectInvalid('write', { path: 'big.txt', content: 'x'.repeat(1024 * 1024 + 1) }, '/content');
+    await expectInvalid('write', { path: 'bad.bin', content: 'not base64!', encoding: 'base64' }, '/content');
+  });
+
+  it('truncates reads at maxBytes without splitting a character, and refuses binary as text', async () => {
+    await call('write', { path: 'accents.txt', content: 'aé' });
+    expect(await call('read', { path: 'accents.txt', maxBytes: 2 })).toMatchObject({ content: 'a', truncated: true, size: 3 });
+    await call('write', { path: 'raw.bin', content: Buffer.from([0xff, 0xfe]).toString('base64'), encoding: 'base64' });
+    await expectInvalid('read', { path: 'raw.bin' }, '/encoding');
+  });
+
+  it.each(['/etc/passwd', '../t2/secret.txt', 'a/../../x.txt', '..', 'C:/windows/win.ini', 'a\\..\\b'])('rejects the path %s', async (p) => {
+    await expectInvalid('write', { path: p, content: 'x', ifExists: 'overwrite' }, '/path');
+    await expectInvalid('read', { path: p }, '/path');
+  });
+
+  it('rejects symlink escapes for read, write and list', async () => {
+    writeFileSync(path.join(outside, 'secret.txt'), 'top secret');
+    mkdirSync(tenantDir(), { recursive: true });
+    symlinkSync(outside, path.join(tenantDir(), 'escape-dir'));
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(tenantDir(), 'escape-file'));
+
+    await expectInvalid('read', { path: 'escape-dir/secret.txt' }, '/path');
+    await expectInvalid('read', { path: 'escape-file' }, '/path');
+    await expectInvalid('list', { path: 'escape-dir' }, '/path');
+    await expectInvalid('write', { path: 'escape-dir/new.txt', content: 'x' }, '/path');
+    await expectInvalid('write', { path: 'escape-dir/deeper/new.txt', content: 'x' }, '/path');
+    await expectInvalid('write', { path: 'escape-file', content: 'overwritten', ifExists: 'overwrite' }, '/path');
+    await expectInvalid('write', { path: 'escape-file', content: 'appended', ifExists: 'append' }, '/path');
+
+    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
+    expect(existsSync(path.join(outside, 'new.txt'))).toBe(false);
+    expect(existsSync(path.join(outside, 'deeper'))).toBe(false);
+  });
+
+  it('keeps tenants apart, whatever their names', async () => {
+    await call('write', { path: 'mine.txt', content: 'private' }, as('acme'));
+    await expectInvalid('read', { path: 'mine.txt' }, '/path');
+    await call('write', { path: 'x.txt', content: 'x' }, as('..'));
+    await call('write', { path: 'y.txt', content: 'y' }, as('a/b'));
+    expect(existsSync(path.join(path.dirname(sandbox), 'x.txt'))).toBe(false);
+    expect(realpathSync(path.join(sandbox, '%2E%2E', 'x.txt'))).toBe(path.join(realpathSync(sandbox), '%2E%2E', 'x.txt'));
+    expect(existsSync(path.join(sandbox, 'a%2Fb', 'y.txt'))).toBe(true);
+  });
+
+  it('lists entries sorted, recursively on request, without following symlinks', async () => {
+    const top = (await call('list', {})) as { entries: { path: string; type: string }[] };
+    expect(top.entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'docs', type: 'directory' }),
+        expect.objectContaining({ path: 'log.txt', type: 'file', size: 6 }),
+        expect.objectContaining({ path: 'escape-dir', type: 'symlink' }),
+      ]),
+    );
+    expect(top.entries.some((e) => e.path.startsWith('docs/'))).toBe(false);
+    const deep = (await call('list', { path: 'docs', recursive: true })) as { entries: { path: string }[] };
+    expect(deep.entries.map((e) => e.path)).toEqual(['docs/a', 'docs/a/hello.txt']);
+    const all = (await call('list', { recursive: true })) as { entries: { path: string }[] };
+    expect(all.entries.some((e) => e.path.startsWith('escape-dir/'))).toBe(false);
+    expect(await call('list', { maxEntries: 2 })).toMatchObject({ truncated: true });
+    await expectInvalid('list', { path: 'log.txt' }, '/path');
+    await expectInvalid('list', { path: 'missing' }, '/path');
+  });
+
+  it('declares write risk and scopes', () => {
+    expect(byName('write').permissions).toEqual({ scopes: ['fs:write'], risk: 'write' });
+    expect(byName('read').permissions.risk).toBe('read');
+    expect(byName('list').permissions.risk).toBe('read');
+  });
+});

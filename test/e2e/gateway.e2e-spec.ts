@@ -1,0 +1,254 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { createPostgresDatabase } from '../support/databases';
+import { codesOf, graphql, REPO_ROOT, type RunningGateway, runCli, startGateway } from '../support/gateway-process';
+import { brokenPlugins, echoPlugin, writePlugin } from '../support/plugin-fixtures';
+
+const ALICE = 'alice-analyst-key-0001';
+const BOB = 'bob-operator-key-00001';
+
+const POLICY = `
+roles:
+  analyst:
+    description: Reads numbers; may not touch files or the network.
+    grants:
+      - tools: "{units,calculator,currency}/*"
+        actions: [discover, execute]
+        maxRisk: read
+  operator:
+    admin: true
+    grants:
+      - tools: "**"
+        actions: [discover, execute]
+        maxRisk: destructive
+apiKeys:
+  - key: ${ALICE}
+    tenant: acme
+    subject: alice
+    roles: [analyst]
+  - key: \${BOB_KEY}
+    tenant: acme
+    subject: bob
+    roles: [operator]
+`;
+
+const TOOL_IDS = '{ tools { id } }';
+const idsOf = (response: { data?: { tools?: { id: string }[] } | null }) => (response.data?.tools ?? []).map((t) => t.id);
+
+describe('gateway over HTTP, with API keys', () => {
+  let gateway: RunningGateway;
+  let work: string;
+  let extraPlugins: string;
+  let policyFile: string;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'toolgate-e2e-'));
+    extraPlugins = join(work, 'plugins');
+    policyFile = join(work, 'toolgate.config.yaml');
+    writeFileSync(policyFile, POLICY);
+    writePlugin(extraPlugins, { ...echoPlugin('1.0.0'), folder: 'echo' });
+    for (const { plugin } of Object.values(brokenPlugins)) writePlugin(extraPlugins, plugin);
+    gateway = await startGateway({
+      TOOLGATE_DATA_DIR: join(work, 'data'),
+      TOOLGATE_PLUGIN_DIRS: [join(REPO_ROOT, 'plugins'), extraPlugins].join(delimiter),
+      TOOLGATE_CONFIG: policyFile,
+      BOB_KEY: BOB,
+      GRAPHQL_MAX_DEPTH: '3',
+      HOST: '127.0.0.1',
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('answers liveness and readiness', async () => {
+    const live = await fetch(gateway.url.replace('/graphql', '/health'));
+    expect(live.status).toBe(200);
+    const ready = (await (await fetch(gateway.url.replace('/graphql', '/health/ready'))).json()) as { status: string; details: Record<string, { status: string; documents?: number }> };
+    expect(ready.status).toBe('ok');
+    expect(ready.details.database.status).toBe('up');
+    expect(ready.details.index.documents).toBeGreaterThan(10);
+  });
+
+  it('rejects a request without a key, and with an unknown key, as UNAUTHENTICATED', async () => {
+    expect(codesOf(await graphql(gateway.url, TOOL_IDS))).toEqual(['UNAUTHENTICATED']);
+    expect(codesOf(await graphql(gateway.url, TOOL_IDS, { key: 'not-a-real-key-123456' }))).toEqual(['UNAUTHENTICATED']);
+  });
+
+  it('lists for each principal only the tools its roles may discover', async () => {
+    const alice = idsOf(await graphql(gateway.url, TOOL_IDS, { key: ALICE }));
+    const bob = idsOf(await graphql(gateway.url, TOOL_IDS, { key: BOB }));
+    expect(alice.length).toBeGreaterThanOrEqual(4);
+    expect(alice.every((id) => /^(units|calculator|currency)\//.test(id))).toBe(true);
+    expect(bob).toEqual(expect.arrayContaining([...alice, 'files/write', 'http/fetch', 'chart/render', 'echo/say']));
+    expect(bob.length).toBeGreaterThan(alice.length);
+    const me = await graphql<{ me: { subject: string; admin: boolean } }>(gateway.url, '{ me { subject admin } }', { key: ALICE });
+    expect(me.data?.me).toEqual({ subject: 'alice', admin: false });
+  });
+
+  it('searches within what the caller may discover, best match first, with an explanation', async () => {
+    const query = 'query($q: String!) { searchTools(input: { query: $q, k: 5 }) { score tool { id } explanation { summary rank matchedTerms } } }';
+    type Matches = { searchTools: { score: number; tool: { id: string }; explanation: { summary: string; rank: number; matchedTerms: string[] } }[] };
+    const forBob = await graphql<Matches>(gateway.url, query, { key: BOB, variables: { q: 'save this report as a text file in the sandbox folder' } });
+    // Ranking quality is the retrieval suite's business; here: the right tool is found, explained, and filtered.
+    const write = forBob.data?.searchTools.find((m) => m.tool.id === 'files/write');
+    expect(write?.explanation).toMatchObject({ rank: expect.any(Number), matchedTerms: expect.arrayContaining(['file']) });
+    expect(write?.explanation.rank).toBeLessThanOrEqual(3);
+    const forAlice = await graphql<Matches>(gateway.url, query, { key: ALICE, variables: { q: 'save this report as a text file in the sandbox folder' } });
+    expect(forAlice.data?.searchTools.every((m) => /^(units|calculator|currency)\//.test(m.tool.id))).toBe(true);
+    const convert = await graphql<Matches>(gateway.url, query, { key: ALICE, variables: { q: 'how many miles is 42 kilometers' } });
+    expect(convert.data?.searchTools[0].tool.id).toBe('units/convert');
+  });
+
+  it('answers a tool the caller may not discover exactly like one that does not exist', async () => {
+    const hidden = await graphql(gateway.url, '{ tool(id: "files/write") { id } }', { key: ALICE });
+    const missing = await graphql(gateway.url, '{ tool(id: "files/nothing") { id } }', { key: ALICE });
+    expect(codesOf(hidden)).toEqual(['TOOL_NOT_FOUND']);
+    expect(hidden.errors?.[0].message.replace('write', 'X')).toBe(missing.errors?.[0].message.replace('nothing', 'X'));
+  });
+
+  it('reports a bare name two namespaces share as AMBIGUOUS_TOOL', async () => {
+    const response = await graphql(gateway.url, '{ tool(id: "convert") { id } }', { key: BOB });
+    expect(codesOf(response)).toEqual(['AMBIGUOUS_TOOL']);
+    expect(response.errors?.[0].message).toContain('units/convert');
+  });
+
+  it('skips broken plugins with the field that broke them, and keeps serving', async () => {
+    // This server allows depth 3, so error details (depth 4) are read by the CLI and integration suites.
+    type Plugins = { plugins: { packageName: string; status: string; error: { code: string; message: string } | null }[] };
+    const response = await graphql<Plugins>(gateway.url, '{ plugins { packageName status error { code message } } }', { key: BOB });
+    const byName = new Map(response.data?.plugins.map((p) => [p.packageName, p]));
+    expect(byName.get('@fixtures/echo')?.status).toBe('LOADED');
+    expect(byName.get('@fixtures/throws')).toMatchObject({ status: 'FAILED', error: { code: 'PLUGIN_INVALID', message: expect.stringContaining('boom at import') } });
+    expect(byName.get('@fixtures/duplicates')).toMatchObject({ status: 'FAILED', error: { code: 'PLUGIN_INVALID', message: expect.stringContaining('invalid tools') } });
+    expect(byName.get('@toolgate-plugins/units')?.status).toBe('LOADED');
+    expect(codesOf(await graphql(gateway.url, '{ plugins { packageName } }', { key: ALICE }))).toEqual(['FORBIDDEN']);
+  });
+
+  it('registers a new plugin version beside the old one when the package is upgraded in place', async () => {
+    writePlugin(extraPlugins, { ...echoPlugin('1.1.0'), folder: 'echo' });
+    type Report = { reloadPlugins: { loaded: { packageName: string; version: string }[]; failed: { packageName: string }[] } };
+    const reload = await graphql<Report>(gateway.url, 'mutation { reloadPlugins { loaded { packageName version } failed { packageName } } }', { key: BOB });
+    expect(reload.data?.reloadPlugins.loaded).toEqual(expect.arrayContaining([{ packageName: '@fixtures/echo', version: '1.1.0' }]));
+    type One = { tool: { activeVersion: string; description: string; versions: { version: string; state: string; loaded: boolean }[] } };
+    const say = await graphql<One>(gateway.url, '{ tool(id: "echo/say") { activeVersion description versions { version state loaded } } }', { key: BOB });
+    expect(say.data?.tool).toEqual({
+      activeVersion: '1.1.0',
+      description: expect.stringContaining('version 1.1.0'),
+      versions: [
+        { version: '1.1.0', state: 'ACTIVE', loaded: true },
+        { version: '1.0.0', state: 'ACTIVE', loaded: true },
+      ],
+    });
+    expect(codesOf(await graphql(gateway.url, '{ tool(id: "echo/shout") { id } }', { key: BOB }))).toEqual([]);
+    expect(codesOf(await graphql(gateway.url, 'mutation { reloadPlugins { durationMs } }', { key: ALICE }))).toEqual(['FORBIDDEN']);
+  });
+
+  it('rejects a query over the depth limit, naming the field', async () => {
+    const response = await graphql(gateway.url, '{ searchTools(input: { query: "convert" }) { tool { versions { version } } } }', { key: BOB });
+    expect(codesOf(response)).toEqual(['QUERY_TOO_DEEP']);
+    expect(response.errors?.[0].extensions?.field).toBe('searchTools.tool.versions.version');
+    expect(response.data ?? null).toBeNull();
+    expect(codesOf(await graphql(gateway.url, '{ searchTools(input: { query: "convert" }) { tool { id } } }', { key: BOB }))).toEqual([]);
+  });
+
+  it('validates inputs field by field', async () => {
+    const response = await graphql(gateway.url, '{ searchTools(input: { query: "", k: 0 }) { score } }', { key: BOB });
+    expect(codesOf(response)).toEqual(['INVALID_ARGUMENTS']);
+    expect(response.errors?.[0].extensions?.details?.map((d) => d.path)).toEqual(expect.arrayContaining(['/query', '/k']));
+    const state = await graphql(gateway.url, 'mutation { setToolVersionState(input: { toolId: "not an id", version: "1", state: ACTIVE }) { id } }', { key: BOB });
+    expect(codesOf(state)).toEqual(['INVALID_ARGUMENTS']);
+  });
+
+  it('keeps the policies in force when a reload finds an invalid policy file', async () => {
+    writeFileSync(policyFile, POLICY.replace('roles: [analyst]', 'roles: [analyst, auditor]'));
+    const response = await graphql(gateway.url, 'mutation { reloadPolicies { apiKeys } }', { key: BOB });
+    expect(codesOf(response)).toEqual(['INVALID_CONFIG']);
+    expect(response.errors?.[0].extensions?.details).toEqual([{ path: '/apiKeys/0/roles/1', message: expect.stringContaining('unknown role "auditor"') }]);
+    expect(idsOf(await graphql(gateway.url, TOOL_IDS, { key: ALICE })).length).toBeGreaterThan(0);
+    writeFileSync(policyFile, POLICY);
+  });
+});
+
+describe('gateway with no API keys configured', () => {
+  let work: string;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'toolgate-e2e-local-'));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('binds loopback only and treats every request as the local admin', async () => {
+    const gateway = await startGateway({ TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins') });
+    try {
+      expect(new URL(gateway.url).hostname).toBe('127.0.0.1');
+      expect(gateway.logs()).toContain('no API keys configured');
+      const me = await graphql<{ me: { subject: string; admin: boolean } }>(gateway.url, '{ me { subject admin } }');
+      expect(me.data?.me).toEqual({ subject: 'local-admin', admin: true });
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('refuses to listen on a public address without API keys', async () => {
+    await expect(startGateway({ TOOLGATE_DATA_DIR: join(work, 'data2'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), HOST: '0.0.0.0' })).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 without API keys/);
+  });
+
+  it('fails fast on invalid configuration, naming every bad variable', () => {
+    const result = runCli(['serve'], { PORT: 'eighty', DATABASE_URL: 'mysql://x', TOOLGATE_DATA_DIR: join(work, 'data3') });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('INVALID_CONFIG');
+    expect(result.stderr).toMatch(/PORT/);
+    expect(result.stderr).toMatch(/DATABASE_URL must be a postgres/);
+  });
+});
+
+describe('gateway on PostgreSQL', () => {
+  it('serves the bundled tools from a PostgreSQL catalog', async () => {
+    const db = await createPostgresDatabase();
+    const work = mkdtempSync(join(tmpdir(), 'toolgate-e2e-pg-'));
+    const gateway = await startGateway({ DATABASE_URL: db.url, TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins') });
+    try {
+      expect(idsOf(await graphql(gateway.url, TOOL_IDS))).toEqual(expect.arrayContaining(['units/convert', 'files/write']));
+      expect(gateway.logs()).not.toContain(new URL(db.url).password || '\u0000');
+    } finally {
+      await gateway.stop();
+      await db.drop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('toolgate CLI', () => {
+  const work = mkdtempSync(join(tmpdir(), 'toolgate-cli-'));
+  const env = { TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins') };
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('lists tools as JSON only', () => {
+    const result = runCli(['tools', 'list', '--json'], env);
+    expect(result.status).toBe(0);
+    const tools = JSON.parse(result.stdout) as { id: string; activeVersion: string }[];
+    expect(tools.map((t) => t.id)).toEqual(expect.arrayContaining(['units/convert', 'calculator/evaluate', 'datetime/resolve-date']));
+  });
+
+  it('searches, as JSON and as a table', () => {
+    const json = runCli(['search', 'what time is it in Tokyo', '--k', '3', '--json'], env);
+    expect(json.status).toBe(0);
+    const hits = JSON.parse(json.stdout) as { id: string; score: number }[];
+    expect(hits).toHaveLength(3);
+    expect(hits[0].id).toMatch(/^datetime\//);
+    const table = runCli(['search', 'convert euros to dollars'], env);
+    expect(table.stdout).toContain('currency/convert');
+    expect(table.stdout).toMatch(/│|\|/);
+  });
+
+  it('lists plugins and rejects a bad option clearly', () => {
+    const plugins = runCli(['plugins', 'list'], env);
+    expect(plugins.stdout).toContain('@toolgate-plugins/units');
+    const bad = runCli(['search', 'x', '--k', 'many'], env);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('must be a positive integer');
+  });
+});
