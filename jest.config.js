@@ -7,7 +7,12 @@ const common = { rootDir: __dirname, testEnvironment: 'node', moduleFileExtensio
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,apps,plugins}/*/src/**/*.spec.ts'] },
-    { ...common, displayName: 'int', setupFilesAfterEnv: ['<rootDir>/test/support/slow-tests.setup.ts'], testMatch: ['<rootDir>/{libs,apps}/*/src/**/*.int-spec.ts', '<rootDir>/test/integration/**/*.int-spec.ts'] },
+    {
+      ...common,
+      displayName: 'int',
+      setupFilesAfterEnv: ['<rootDir>/test/support/slow-tests.setup.ts'],
+      testMatch: ['<rootDir>/{libs,apps}/*/src/**/*.int-spec.ts', '<rootDir>/test/integration/**/*.int-spec.ts'],
+    },
     { ...common, displayName: 'e2e', setupFilesAfterEnv: ['<rootDir>/test/support/slow-tests.setup.ts'], testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };

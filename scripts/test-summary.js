@@ -5,7 +5,8 @@ const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const byProject = {};
 for (const file of report.testResults) {
   const project = file.displayName?.name ?? (typeof file.displayName === 'string' ? file.displayName : 'tests');
-  const counts = (byProject[project] ??= { passed: 0, failed: 0 });
+  byProject[project] ??= { passed: 0, failed: 0 };
+  const counts = byProject[project];
   for (const test of file.assertionResults) {
     if (test.status === 'passed') counts.passed++;
     else if (test.status === 'failed') counts.failed++;

@@ -6,8 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .cache
 
-echo "== build" >&2
+echo "== build, typecheck (specs included), lint" >&2
 npm run --silent build
+npm run --silent typecheck
+npm run --silent lint
 
 if [ -z "${TOOLGATE_TEST_DATABASE_URL:-}" ]; then
   echo "== start PostgreSQL" >&2

@@ -193,7 +193,9 @@ describe('gateway with no API keys configured', () => {
   });
 
   it('refuses to listen on a public address without API keys', async () => {
-    await expect(startGateway({ TOOLGATE_DATA_DIR: join(work, 'data2'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), HOST: '0.0.0.0' })).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 without API keys/);
+    await expect(startGateway({ TOOLGATE_DATA_DIR: join(work, 'data2'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), HOST: '0.0.0.0' })).rejects.toThrow(
+      /refusing to listen on 0\.0\.0\.0 without API keys/,
+    );
   });
 
   it('fails fast on invalid configuration, naming every bad variable', () => {

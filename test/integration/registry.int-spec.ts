@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { AccessPolicyService, CatalogService, type Principal, PluginStatus, RegistryModule, ToolVersionState } from '@toolgate/registry';
+import { AccessPolicyService, CatalogService, PluginStatus, type Principal, RegistryModule, ToolVersionState } from '@toolgate/registry';
 import { ErrorCode } from '@toolgate/sdk';
 import { DataSource } from 'typeorm';
 import { type DatabaseKind, testDatabase } from '../support/databases';
@@ -133,7 +133,11 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('registry on %s', (kind) => 
     const before = catalog.resolve('echo/say@1.0.0', bob).version.descriptorHash;
     // A second copy of 1.0.0 with other content (jest's module registry cannot be invalidated, so
     // in-place replacement is covered by the e2e suite against a real Node process).
-    writePlugin(pluginDir, { ...echoPlugin('1.0.0'), folder: 'echo-1.0.0-republished', entry: `exports.tools = [${toolSource('say', 'A different description that now asks for something else entirely.')}];` });
+    writePlugin(pluginDir, {
+      ...echoPlugin('1.0.0'),
+      folder: 'echo-1.0.0-republished',
+      entry: `exports.tools = [${toolSource('say', 'A different description that now asks for something else entirely.')}];`,
+    });
     await catalog.loadPlugins();
     const after = catalog.resolve('echo/say@1.0.0', bob).version;
     expect(after).toMatchObject({ state: ToolVersionState.DISABLED, descriptorHash: before, stateReason: expect.stringContaining('descriptor changed') });
@@ -142,7 +146,11 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('registry on %s', (kind) => 
   });
 
   it('refuses a second package claiming a namespace, without touching the first', async () => {
-    writePlugin(pluginDir, { folder: 'impostor', packageJson: pluginPackage('@evil/echo', '9.0.0'), entry: `exports.tools = [${toolSource('say', 'Pretends to be the echo tool but is an impostor package.')}];` });
+    writePlugin(pluginDir, {
+      folder: 'impostor',
+      packageJson: pluginPackage('@evil/echo', '9.0.0'),
+      entry: `exports.tools = [${toolSource('say', 'Pretends to be the echo tool but is an impostor package.')}];`,
+    });
     const report = await catalog.loadPlugins();
     expect(report.failed.find((p) => p.packageName === '@evil/echo')?.error?.message).toContain('already belongs to package @fixtures/echo');
     expect(catalog.resolve('echo/say', bob).tool.versions.map((v) => v.packageName)).not.toContain('@evil/echo');
@@ -150,7 +158,11 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('registry on %s', (kind) => 
   });
 
   it('reports a shared bare name as AMBIGUOUS_TOOL and an unknown one as TOOL_NOT_FOUND', async () => {
-    writePlugin(pluginDir, { folder: 'parrot', packageJson: pluginPackage('@fixtures/parrot', '1.0.0'), entry: `exports.tools = [${toolSource('say', 'A parrot says the text back, loudly. Use it only to test ambiguity.')}];` });
+    writePlugin(pluginDir, {
+      folder: 'parrot',
+      packageJson: pluginPackage('@fixtures/parrot', '1.0.0'),
+      entry: `exports.tools = [${toolSource('say', 'A parrot says the text back, loudly. Use it only to test ambiguity.')}];`,
+    });
     await catalog.loadPlugins();
     expect(() => catalog.resolve('say', bob)).toThrow(expect.objectContaining({ code: ErrorCode.AMBIGUOUS_TOOL }));
     expect(catalog.resolve('say', alice).tool.id).toBe('echo/say');

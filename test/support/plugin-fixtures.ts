@@ -48,12 +48,22 @@ export const brokenPlugins: Record<string, { plugin: FixturePlugin; path: string
   throwsOnImport: { plugin: { folder: 'throws', packageJson: pluginPackage('@fixtures/throws', '1.0.0'), entry: "throw new Error('boom at import');" }, path: '/toolgate/tools' },
   badSemver: { plugin: { folder: 'bad-semver', packageJson: pluginPackage('@fixtures/bad-semver', '1.0'), entry: `exports.tools = [${toolSource('a')}];` }, path: '/version' },
   sdkMismatch: { plugin: { folder: 'future-sdk', packageJson: pluginPackage('@fixtures/future-sdk', '1.0.0', '^9.0.0'), entry: `exports.tools = [${toolSource('a')}];` }, path: '/toolgate/sdk' },
-  malformedManifest: { plugin: { folder: 'malformed', packageJson: pluginPackage('@fixtures/malformed', '1.0.0'), entry: `exports.tools = [{ ...${toolSource('a')}, permissions: { scopes: [], risk: 'nuclear' } }];` }, path: '/tools/0/permissions/risk' },
+  malformedManifest: {
+    plugin: { folder: 'malformed', packageJson: pluginPackage('@fixtures/malformed', '1.0.0'), entry: `exports.tools = [{ ...${toolSource('a')}, permissions: { scopes: [], risk: 'nuclear' } }];` },
+    path: '/tools/0/permissions/risk',
+  },
   schemaOutsideSubset: {
-    plugin: { folder: 'bad-schema', packageJson: pluginPackage('@fixtures/bad-schema', '1.0.0'), entry: `exports.tools = [{ ...${toolSource('a')}, inputSchema: { type: 'object', properties: { x: { type: 'string' } }, if: { required: ['x'] } } }];` },
+    plugin: {
+      folder: 'bad-schema',
+      packageJson: pluginPackage('@fixtures/bad-schema', '1.0.0'),
+      entry: `exports.tools = [{ ...${toolSource('a')}, inputSchema: { type: 'object', properties: { x: { type: 'string' } }, if: { required: ['x'] } } }];`,
+    },
     path: '/tools/0/inputSchema/if',
   },
-  duplicateToolIds: { plugin: { folder: 'duplicates', packageJson: pluginPackage('@fixtures/duplicates', '1.0.0'), entry: `exports.tools = [${toolSource('same')}, ${toolSource('same')}];` }, path: '/tools/1/name' },
+  duplicateToolIds: {
+    plugin: { folder: 'duplicates', packageJson: pluginPackage('@fixtures/duplicates', '1.0.0'), entry: `exports.tools = [${toolSource('same')}, ${toolSource('same')}];` },
+    path: '/tools/1/name',
+  },
 };
 
 /** The repo's bundled plugins, copied so a test may add packages beside them. */

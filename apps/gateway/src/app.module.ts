@@ -23,7 +23,11 @@ export class CoreModule {
   static forRoot(config: AppConfig, logDestination: 1 | 2 = 1): DynamicModule {
     return {
       module: CoreModule,
-      imports: [loggingModule(config.gateway.LOG_LEVEL, logDestination), RegistryModule.forRoot({ ...config.registry, isGlobal: true }), RetrievalModule.forRoot({ ...config.retrieval, isGlobal: true })],
+      imports: [
+        loggingModule(config.gateway.LOG_LEVEL, logDestination),
+        RegistryModule.forRoot({ ...config.registry, isGlobal: true }),
+        RetrievalModule.forRoot({ ...config.retrieval, isGlobal: true }),
+      ],
       providers: [{ provide: APP_CONFIG, useValue: config }, SearchToolsUseCase, SyncToolIndexUseCase],
       exports: [APP_CONFIG, SearchToolsUseCase, SyncToolIndexUseCase],
     };

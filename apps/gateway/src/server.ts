@@ -22,7 +22,9 @@ export async function startServer(config: AppConfig, startedAt = performance.now
   const host = config.gateway.HOST ?? (localMode ? '127.0.0.1' : '0.0.0.0');
   if (localMode && !LOOPBACK.has(host)) {
     await app.close();
-    throw new ToolgateError(ErrorCode.INVALID_CONFIG, `refusing to listen on ${host} without API keys: configure apiKeys in the policy file, or bind 127.0.0.1`, [{ path: 'HOST', message: 'non-loopback address without API keys' }]);
+    throw new ToolgateError(ErrorCode.INVALID_CONFIG, `refusing to listen on ${host} without API keys: configure apiKeys in the policy file, or bind 127.0.0.1`, [
+      { path: 'HOST', message: 'non-loopback address without API keys' },
+    ]);
   }
   await app.listen(config.gateway.PORT, host);
   const address = app.getHttpServer().address();

@@ -1,7 +1,7 @@
 export { AccessPolicyService, LOCAL_ADMIN, LOCAL_ADMIN_ROLE } from './access/access-policy.service';
-export { loadPolicyFile, parsePolicyDocument } from './access/policy-file.loader';
 export type { Action, ApiKeyDefinition, DiscoveryClause, Grant, PolicySet, Principal, RoleDefinition } from './access/policy.types';
 export { ACTIONS } from './access/policy.types';
+export { loadPolicyFile, parsePolicyDocument } from './access/policy-file.loader';
 export { CatalogService } from './catalog/catalog.service';
 export type { CatalogFilter, PluginLoadReport, PluginView, ToolVersionView, ToolView } from './catalog/catalog.types';
 export { dataSourceOptions, openDataSource } from './persistence/data-source.factory';

@@ -22,7 +22,9 @@ const DEFAULT_POLICY_FILES = ['toolgate.config.yaml', 'toolgate.config.yml', 'to
 /** Turns validated env into module options; relative paths are taken from `cwd`. */
 export function registryOptionsFromEnv(env: RegistryEnv, cwd = process.cwd()): RegistryModuleOptions {
   const pluginDirs = env.TOOLGATE_PLUGIN_DIRS
-    ? env.TOOLGATE_PLUGIN_DIRS.split(delimiter).filter(Boolean).map((d) => resolve(cwd, d))
+    ? env.TOOLGATE_PLUGIN_DIRS.split(delimiter)
+        .filter(Boolean)
+        .map((d) => resolve(cwd, d))
     : [resolve(cwd, 'plugins'), resolve(cwd, 'node_modules')];
   const policyFile = env.TOOLGATE_CONFIG ? resolve(cwd, env.TOOLGATE_CONFIG) : (DEFAULT_POLICY_FILES.map((f) => resolve(cwd, f)).find((f) => existsSync(f)) ?? null);
   return {

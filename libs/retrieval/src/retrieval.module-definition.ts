@@ -9,10 +9,7 @@ export interface RetrievalModuleOptions {
   maxK: number;
 }
 
-export const {
-  ConfigurableModuleClass: RetrievalConfigurableModule,
-  MODULE_OPTIONS_TOKEN: RETRIEVAL_OPTIONS,
-} = new ConfigurableModuleBuilder<RetrievalModuleOptions>()
+export const { ConfigurableModuleClass: RetrievalConfigurableModule, MODULE_OPTIONS_TOKEN: RETRIEVAL_OPTIONS } = new ConfigurableModuleBuilder<RetrievalModuleOptions>()
   .setClassMethodName('forRoot')
   .setExtras({ isGlobal: true }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
   .build();

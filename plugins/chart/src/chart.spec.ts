@@ -1,4 +1,4 @@
-import { ErrorCode, type ToolContext, type ToolManifest, ToolgateError, validateManifest } from '@toolgate/sdk';
+import { ErrorCode, type ToolContext, ToolgateError, type ToolManifest, validateManifest } from '@toolgate/sdk';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { tools } from './index';
@@ -65,6 +65,7 @@ function describeContract(namespace: string, options: { runExamples?: boolean } 
     }
   });
 }
+
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
 import { niceScale } from './draw';
 import { chartFont } from './fonts';
@@ -123,7 +124,15 @@ describe('chart/render', () => {
   it('rejects series whose length does not match the labels', async () => {
     await expectInvalid(
       'render',
-      { type: 'bar', title: 'x', labels: ['a', 'b'], series: [{ name: 'ok', values: [1, 2] }, { name: 'short', values: [1] }] },
+      {
+        type: 'bar',
+        title: 'x',
+        labels: ['a', 'b'],
+        series: [
+          { name: 'ok', values: [1, 2] },
+          { name: 'short', values: [1] },
+        ],
+      },
       '/series/1/values',
     );
     await expectInvalid('render', { type: 'line', title: 'x', labels: ['a'], series: [{ name: 'empty', values: [null] }] }, '/series');

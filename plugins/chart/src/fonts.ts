@@ -19,9 +19,6 @@ export function chartFont(): string | undefined {
     return chosen;
   }
   const families = GlobalFonts.families.map((f) => f.family);
-  chosen =
-    PREFERRED.find((family) => families.includes(family)) ??
-    families.find((family) => !/mono|math|symbol|emoji|dingbat/i.test(family)) ??
-    families[0];
+  chosen = PREFERRED.find((family) => families.includes(family)) ?? families.find((family) => !/mono|math|symbol|emoji|dingbat/i.test(family)) ?? families[0];
   return chosen;
 }

@@ -30,7 +30,7 @@ export const convertTool = defineTool<ConvertArgs, ConvertOutput>({
     `using a STATIC exchange-rate table shipped with the plugin, dated ${AS_OF} (euro reference rates); it is NOT a live or real-time quote, and the ` +
     'output always states the rate used and its asOf date. Accepts ISO 4217 codes, symbols and names ($, €, £, ¥, dollar, euro, pound, yen, rupee...). ' +
     `Supported: ${codes}. Use it for approximate price comparisons, budgets and travel money questions. ` +
-    'Do NOT use it when the user needs today\'s market rate or historical rates for other dates (this table cannot give them), for cryptocurrencies, ' +
+    "Do NOT use it when the user needs today's market rate or historical rates for other dates (this table cannot give them), for cryptocurrencies, " +
     'for physical units (use units/convert) or for plain arithmetic on amounts already in one currency (use calculator/evaluate). ' +
     'To see the supported currencies and raw rates, use currency/list-currencies.',
   category: ['finance', 'conversion'],

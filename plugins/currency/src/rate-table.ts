@@ -45,14 +45,14 @@ const ALIASES: Record<string, string> = {
   'swiss francs': 'CHF',
   franc: 'CHF',
   francs: 'CHF',
-  'c$': 'CAD',
+  c$: 'CAD',
   'canadian dollar': 'CAD',
   'canadian dollars': 'CAD',
-  'a$': 'AUD',
+  a$: 'AUD',
   'australian dollar': 'AUD',
   'australian dollars': 'AUD',
   zloty: 'PLN',
-  'zł': 'PLN',
+  zł: 'PLN',
   real: 'BRL',
   reais: 'BRL',
   lira: 'TRY',
@@ -77,4 +77,3 @@ export function requireCurrency(text: string, path: string): Currency {
   }
   return currency;
 }
-

@@ -102,9 +102,7 @@ function componentsToDateTime(components: chrono.ParsedComponents, zone: string)
 export function parseDateTime(text: string, zone: string, path: string): DateTime {
   const trimmed = text.trim();
   if (/^now$/i.test(trimmed)) return DateTime.now().setZone(zone);
-  const formats = [DateTime.fromISO, DateTime.fromSQL, DateTime.fromRFC2822, DateTime.fromHTTP].map(
-    (parse) => (value: string) => parse.call(DateTime, value, { zone }),
-  );
+  const formats = [DateTime.fromISO, DateTime.fromSQL, DateTime.fromRFC2822, DateTime.fromHTTP].map((parse) => (value: string) => parse.call(DateTime, value, { zone }));
   for (const parse of formats) {
     const dt = parse(trimmed);
     if (dt.isValid) return dt.setZone(zone);

@@ -1,4 +1,4 @@
-import { ErrorCode, type ToolContext, type ToolManifest, ToolgateError, validateManifest } from '@toolgate/sdk';
+import { ErrorCode, type ToolContext, ToolgateError, type ToolManifest, validateManifest } from '@toolgate/sdk';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { tools } from './index';
@@ -65,6 +65,7 @@ function describeContract(namespace: string, options: { runExamples?: boolean } 
     }
   });
 }
+
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

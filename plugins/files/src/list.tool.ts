@@ -22,9 +22,9 @@ export const listTool = defineTool<ListArgs, ListOutput>({
   name: 'list',
   title: 'List files in the sandbox',
   description:
-    'Lists the files and folders in the caller\'s private sandbox folder (or a sub-folder of it), optionally recursively, with type, size and ' +
+    "Lists the files and folders in the caller's private sandbox folder (or a sub-folder of it), optionally recursively, with type, size and " +
     'modification time: "what files do I have", "show the contents of the reports folder", "did the export get saved". Symbolic links are listed ' +
-    'but not followed. Do NOT use it to read a file\'s content (use files/read) or to create files (use files/write).',
+    "but not followed. Do NOT use it to read a file's content (use files/read) or to create files (use files/write).",
   category: ['files', 'storage'],
   tags: ['list files', 'directory listing', 'ls', 'folder contents', 'sandbox', 'file system'],
   inputSchema: {

@@ -22,7 +22,7 @@ export const readTool = defineTool<ReadArgs, ReadOutput>({
   name: 'read',
   title: 'Read a file from the sandbox',
   description:
-    'Returns the content of a file in the caller\'s private sandbox folder, as UTF-8 text or base64 for binary files, with its size and modification time: ' +
+    "Returns the content of a file in the caller's private sandbox folder, as UTF-8 text or base64 for binary files, with its size and modification time: " +
     '"open notes/todo.txt", "what did I save in report.md", "load the CSV I exported earlier". Reads at most maxBytes (default and limit 1 MiB) and says ' +
     'when the content was truncated. Only files inside the tenant\'s sandbox are reachable; absolute paths, ".." escapes and symlinks pointing ' +
     'outside are rejected. Do NOT use it to find out which files exist (use files/list), to save content (use files/write), or to download a web ' +

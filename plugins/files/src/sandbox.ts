@@ -5,8 +5,7 @@ import { ErrorCode, type ToolContext, ToolgateError } from '@toolgate/sdk';
 /** Largest file a tool writes or reads in one call. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 
-export const PATH_DESCRIPTION =
-  'Path relative to your sandbox folder, with forward slashes, e.g. "reports/summary.md"; absolute paths and ".." outside the sandbox are rejected.';
+export const PATH_DESCRIPTION = 'Path relative to your sandbox folder, with forward slashes, e.g. "reports/summary.md"; absolute paths and ".." outside the sandbox are rejected.';
 
 export function invalid(pointer: string, message: string, cause?: unknown): ToolgateError {
   return new ToolgateError(ErrorCode.INVALID_ARGUMENTS, message, [{ path: pointer, message }], { cause });

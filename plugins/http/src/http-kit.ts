@@ -9,34 +9,10 @@ export const ALLOWLIST_NOTE =
   'when it is empty, as by default, every request is refused.';
 
 /** Response headers worth returning; the rest (cookies, tracing, server internals) are dropped. */
-const KEPT_HEADERS = [
-  'content-type',
-  'content-length',
-  'content-language',
-  'content-disposition',
-  'last-modified',
-  'etag',
-  'cache-control',
-  'expires',
-  'date',
-  'location',
-  'retry-after',
-];
+const KEPT_HEADERS = ['content-type', 'content-length', 'content-language', 'content-disposition', 'last-modified', 'etag', 'cache-control', 'expires', 'date', 'location', 'retry-after'];
 
 /** Headers the runtime owns; letting a caller set them would allow request smuggling or host confusion. */
-const FORBIDDEN_REQUEST_HEADERS = new Set([
-  'host',
-  'connection',
-  'content-length',
-  'transfer-encoding',
-  'upgrade',
-  'keep-alive',
-  'te',
-  'trailer',
-  'expect',
-  'proxy-authorization',
-  'proxy-connection',
-]);
+const FORBIDDEN_REQUEST_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'upgrade', 'keep-alive', 'te', 'trailer', 'expect', 'proxy-authorization', 'proxy-connection']);
 
 export const COMMON_INPUT_PROPERTIES: Record<string, JsonSchema> = {
   headers: {
@@ -98,7 +74,11 @@ export interface HttpRequest {
 const invalid = (path: string, message: string) => new ToolgateError(ErrorCode.INVALID_ARGUMENTS, message, [{ path, message }]);
 const failed = (message: string, cause?: unknown) => new ToolgateError(ErrorCode.TOOL_FAILED, message, [], { cause });
 
-const bareHost = (host: string): string => host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+const bareHost = (host: string): string =>
+  host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 
 /** Host globs from TOOLGATE_HTTP_ALLOWLIST; `*` matches any run of characters, so "*.example.com" covers every subdomain. */
 export function allowlist(raw = process.env.TOOLGATE_HTTP_ALLOWLIST ?? ''): RegExp[] {
@@ -116,9 +96,7 @@ function refusal(url: URL, patterns: RegExp[]): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `scheme "${url.protocol}" is not allowed (only http and https)`;
   if (url.username || url.password) return 'credentials in the URL are not allowed; pass an Authorization header instead';
   if (!hostAllowed(url.hostname, patterns)) {
-    return patterns.length === 0
-      ? 'no host is allowed: TOOLGATE_HTTP_ALLOWLIST is empty'
-      : `host "${bareHost(url.hostname)}" is not in TOOLGATE_HTTP_ALLOWLIST`;
+    return patterns.length === 0 ? 'no host is allowed: TOOLGATE_HTTP_ALLOWLIST is empty' : `host "${bareHost(url.hostname)}" is not in TOOLGATE_HTTP_ALLOWLIST`;
   }
   return undefined;
 }

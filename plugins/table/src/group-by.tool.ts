@@ -1,17 +1,5 @@
 import { defineTool } from '@toolgate/sdk';
-import {
-  type Cell,
-  compareCells,
-  invalid,
-  loadTable,
-  type Row,
-  requireColumn,
-  SOURCE_PROPERTIES,
-  TABLE_OUTPUT_PROPERTIES,
-  type TableSource,
-  tidy,
-  toNumber,
-} from './table-kit';
+import { type Cell, compareCells, invalid, loadTable, type Row, requireColumn, SOURCE_PROPERTIES, TABLE_OUTPUT_PROPERTIES, type TableSource, tidy, toNumber } from './table-kit';
 
 const OPS = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max'] as const;
 type Op = (typeof OPS)[number];
@@ -88,11 +76,7 @@ export const groupByTool = defineTool<GroupByArgs, GroupByOutput>({
       arguments: {
         csv: 'region,rep,sales\nNorth,Ann,100\nSouth,Bob,80\nNorth,Cid,50\nSouth,Dee,120',
         groupBy: ['region'],
-        aggregations: [
-          { op: 'sum', column: 'sales', as: 'total_sales' },
-          { op: 'avg', column: 'sales' },
-          { op: 'count' },
-        ],
+        aggregations: [{ op: 'sum', column: 'sales', as: 'total_sales' }, { op: 'avg', column: 'sales' }, { op: 'count' }],
       },
       output: {
         columns: ['region', 'total_sales', 'avg_sales', 'count'],

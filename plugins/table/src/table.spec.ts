@@ -1,4 +1,4 @@
-import { ErrorCode, type ToolContext, type ToolManifest, ToolgateError, validateManifest } from '@toolgate/sdk';
+import { ErrorCode, type ToolContext, ToolgateError, type ToolManifest, validateManifest } from '@toolgate/sdk';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { tools } from './index';
@@ -123,7 +123,11 @@ describe('table/group-by', () => {
     const output = await call('group-by', {
       csv: sales,
       groupBy: ['date', 'product'],
-      aggregations: [{ op: 'avg', column: 'price' }, { op: 'min', column: 'region' }, { op: 'max', column: 'units' }],
+      aggregations: [
+        { op: 'avg', column: 'price' },
+        { op: 'min', column: 'region' },
+        { op: 'max', column: 'units' },
+      ],
     });
     expect(output.rowCount).toBe(4);
     expect(output.rows).toContainEqual({ date: '2025-01-04', product: 'Coffee', avg_price: 4.25, min_region: 'North', max_units: 4 });
@@ -172,13 +176,22 @@ describe('table/filter-sort', () => {
   });
 
   it('supports text and null operators and multi-key sorts', async () => {
-    const tea = await call('filter-sort', { csv: sales, where: [{ column: 'product', op: 'starts_with', value: 'te' }, { column: 'units', op: 'not_null' }] });
+    const tea = await call('filter-sort', {
+      csv: sales,
+      where: [
+        { column: 'product', op: 'starts_with', value: 'te' },
+        { column: 'units', op: 'not_null' },
+      ],
+    });
     expect(tea.matchedCount).toBe(2);
     const missing = await call('filter-sort', { csv: sales, where: [{ column: 'units', op: 'is_null' }] });
     expect(missing.rows).toEqual([{ date: '2025-01-04', region: 'North', product: 'Coffee', units: null, price: 4.25 }]);
     const sorted = await call('filter-sort', {
       csv: sales,
-      sort: [{ column: 'price', direction: 'desc' }, { column: 'date', direction: 'desc' }],
+      sort: [
+        { column: 'price', direction: 'desc' },
+        { column: 'date', direction: 'desc' },
+      ],
       columns: ['date'],
     });
     expect((sorted.rows as { date: string }[]).map((r) => r.date)).toEqual(['2025-01-06', '2025-01-04', '2025-01-04', '2025-01-05', '2025-01-03']);

@@ -121,8 +121,7 @@ export const statsTool = defineTool<StatsArgs, StatsOutput>({
     const sentenceCount = tokens.length === 0 ? 0 : Math.max(1, sentences(text).length);
     const syllableCount = tokens.reduce((sum, word) => sum + syllables(word), 0);
     const letters = tokens.reduce((sum, word) => sum + [...word.replace(/['’-]/g, '')].length, 0);
-    const flesch =
-      tokens.length === 0 ? null : round(206.835 - 1.015 * (tokens.length / sentenceCount) - 84.6 * (syllableCount / tokens.length), 1);
+    const flesch = tokens.length === 0 ? null : round(206.835 - 1.015 * (tokens.length / sentenceCount) - 84.6 * (syllableCount / tokens.length), 1);
     const seconds = Math.round((tokens.length / (args.wordsPerMinute ?? 238)) * 60);
     return {
       characters: [...text].length,

@@ -94,8 +94,7 @@ export const topTermsTool = defineTool<TopTermsArgs, TopTermsOutput>({
   run(args) {
     const minLength = args.minLength ?? 3;
     const n = args.ngram ?? 1;
-    const keep = (word: string) =>
-      [...word].length >= minLength && (args.includeStopWords || !STOP_WORDS.has(word)) && (args.includeNumbers || !isNumeric(word));
+    const keep = (word: string) => [...word].length >= minLength && (args.includeStopWords || !STOP_WORDS.has(word)) && (args.includeNumbers || !isNumeric(word));
     const counts = new Map<string, number>();
     let total = 0;
     // Phrases never span a sentence break, and every word of a phrase must pass the filters.

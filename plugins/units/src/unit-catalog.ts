@@ -151,12 +151,7 @@ export const QUANTITIES: Record<string, Quantity> = {
   },
   power: {
     base: 'W',
-    units: [
-      u('W', 'watt', 'watt', 'watts'),
-      u('kW', 'kilowatt', 'kw', 'kilowatt', 'kilowatts'),
-      u('MW', 'megawatt', 'megawatt', 'megawatts'),
-      u('hp', 'horsepower (mechanical)', 'horsepower', 'bhp'),
-    ],
+    units: [u('W', 'watt', 'watt', 'watts'), u('kW', 'kilowatt', 'kw', 'kilowatt', 'kilowatts'), u('MW', 'megawatt', 'megawatt', 'megawatts'), u('hp', 'horsepower (mechanical)', 'horsepower', 'bhp')],
   },
 };
 

@@ -1,4 +1,4 @@
-import { ErrorCode, type ToolContext, type ToolManifest, ToolgateError, validateManifest } from '@toolgate/sdk';
+import { ErrorCode, type ToolContext, ToolgateError, type ToolManifest, validateManifest } from '@toolgate/sdk';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { tools } from './index';
@@ -106,9 +106,7 @@ describe('units/convert', () => {
 describe('units/list-units', () => {
   it('lists every quantity, each with its units', async () => {
     const output = (await call('list-units', {})) as { quantities: { quantity: string; units: unknown[] }[] };
-    expect(output.quantities.map((q) => q.quantity)).toEqual(
-      expect.arrayContaining(['length', 'mass', 'temperature', 'volume', 'area', 'speed', 'time', 'data', 'energy', 'pressure']),
-    );
+    expect(output.quantities.map((q) => q.quantity)).toEqual(expect.arrayContaining(['length', 'mass', 'temperature', 'volume', 'area', 'speed', 'time', 'data', 'energy', 'pressure']));
     for (const q of output.quantities) expect(q.units.length).toBeGreaterThan(2);
   });
 

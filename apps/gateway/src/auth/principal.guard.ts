@@ -1,5 +1,5 @@
 import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
-import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
+import { type GqlContextType, GqlExecutionContext } from '@nestjs/graphql';
 import { AccessPolicyService, type Principal } from '@toolgate/registry';
 import type { Request } from 'express';
 

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger as NestLogger, Module } from '@nestjs/common';
+import { Module, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AccessPolicyService, CatalogService, type Principal } from '@toolgate/registry';
 import { Logger } from 'nestjs-pino';

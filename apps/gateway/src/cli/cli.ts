@@ -54,7 +54,16 @@ export function buildCli(): Command {
     .action(async (options: { namespace?: string; key?: string; json?: boolean }) => {
       await withCore(config(), options.key, async (core) => {
         const list = core.catalog.listTools(core.principal, { namespace: options.namespace });
-        if (options.json) return printJson(list.map((t) => ({ id: t.id, activeVersion: t.active?.version ?? null, versions: t.versions.map((v) => ({ version: v.version, state: v.state })), title: t.active?.descriptor.title, risk: t.active?.risk })));
+        if (options.json)
+          return printJson(
+            list.map((t) => ({
+              id: t.id,
+              activeVersion: t.active?.version ?? null,
+              versions: t.versions.map((v) => ({ version: v.version, state: v.state })),
+              title: t.active?.descriptor.title,
+              risk: t.active?.risk,
+            })),
+          );
         printTable(
           ['id', 'version', 'risk', 'title'],
           list.map((t) => [t.id, t.active?.version ?? '-', t.active?.risk ?? '-', truncate(t.active?.descriptor.title ?? '', 50)]),

@@ -1,6 +1,6 @@
-import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { type RegistryModuleOptions, registryEnvSchema, registryOptionsFromEnv } from '@toolgate/registry';
 import { type RetrievalModuleOptions, retrievalEnvSchema, retrievalOptionsFromEnv } from '@toolgate/retrieval';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { z } from 'zod';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

@@ -2,7 +2,7 @@ import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { AccessPolicyService, CatalogService, type Principal } from '@toolgate/registry';
 import { CurrentPrincipal } from '../auth/principal.guard';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
-import { SetToolVersionStateInput, SearchToolsInput, ToolFilterInput } from './tool.inputs';
+import { SearchToolsInput, SetToolVersionStateInput, ToolFilterInput } from './tool.inputs';
 import { Plugin, PluginLoadReport, Tool, ToolMatch } from './tool.model';
 
 @Resolver(() => Tool)

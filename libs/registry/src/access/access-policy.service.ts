@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ErrorCode, RISK_ORDER, type Risk, ToolgateError } from '@toolgate/sdk';
+import { compileToolGlob, ErrorCode, RISK_ORDER, type Risk, ToolgateError } from '@toolgate/sdk';
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../persistence/api-key.entity';
 import { RoleEntity } from '../persistence/role.entity';
 import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../registry.module-definition';
-import { loadPolicyFile, sha256 } from './policy-file.loader';
 import type { Action, DiscoveryClause, PolicySet, Principal, RoleDefinition } from './policy.types';
-import { compileToolGlob } from '@toolgate/sdk';
+import { loadPolicyFile, sha256 } from './policy-file.loader';
 
 /** The role of the built-in principal used when no API keys are configured (local, single-user mode). */
 export const LOCAL_ADMIN_ROLE: RoleDefinition = {

@@ -43,6 +43,7 @@ describe('parsePolicyDocument', () => {
   });
 
   it('reads keys from the environment and names a missing variable', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the policy file's ${VAR} syntax is what this test is about
     const raw = { ...doc, apiKeys: [{ ...doc.apiKeys[0], key: '${ALICE_KEY}' }] };
     expect(parsePolicyDocument(raw, 't', { ALICE_KEY: 'from-env-0123456789' }).apiKeys[0].keySha256).toBe(sha256('from-env-0123456789'));
     expect(invalid(raw)).toEqual(expect.arrayContaining([{ path: '/apiKeys/0/key', message: 'environment variable ALICE_KEY is not set' }]));

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { type ErrorDetail, ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { ErrorCode, type ErrorDetail, ToolgateError, toolGlobProblem } from '@toolgate/sdk';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { PolicySet } from './policy.types';
-import { toolGlobProblem } from '@toolgate/sdk';
 
 const identifier = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, 'must be 1-64 letters, digits, . _ : -');
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import { descriptorHash, ErrorCode, formatToolId, parseToolRef, type ToolManifest, ToolgateError, toDescriptor } from '@toolgate/sdk';
+import { descriptorHash, ErrorCode, formatToolId, parseToolRef, ToolgateError, type ToolManifest, toDescriptor } from '@toolgate/sdk';
 import { Subject } from 'rxjs';
 import semver from 'semver';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -56,7 +56,12 @@ export class CatalogService {
         for (const r of results) {
           if (!r.ok && !r.identity) report.failed.push(this.unnamedFailure(r.dir, r.error));
         }
-        span.setAttributes({ 'toolgate.plugins.discovered': discovered.length, 'toolgate.plugins.loaded': report.loaded.length, 'toolgate.plugins.failed': report.failed.length, 'toolgate.tools': this.tools.size });
+        span.setAttributes({
+          'toolgate.plugins.discovered': discovered.length,
+          'toolgate.plugins.loaded': report.loaded.length,
+          'toolgate.plugins.failed': report.failed.length,
+          'toolgate.tools': this.tools.size,
+        });
         this.logger.log({ loaded: report.loaded.length, failed: report.failed.length, tools: this.tools.size, durationMs: report.durationMs }, 'plugins loaded');
         this.changed.next();
         return report;
@@ -161,9 +166,15 @@ export class CatalogService {
   private async register(tx: EntityManager, plugin: LoadedPlugin): Promise<Map<string, ToolManifest>> {
     const runnable = new Map<string, ToolManifest>();
     const { name: packageName, version } = plugin.packageJson;
-    const owner = await tx.getRepository(PluginEntity).createQueryBuilder('p').where('p.namespace = :ns AND p.package_name <> :pkg AND p.status = :loaded', { ns: plugin.namespace, pkg: packageName, loaded: PluginStatus.LOADED }).getOne();
+    const owner = await tx
+      .getRepository(PluginEntity)
+      .createQueryBuilder('p')
+      .where('p.namespace = :ns AND p.package_name <> :pkg AND p.status = :loaded', { ns: plugin.namespace, pkg: packageName, loaded: PluginStatus.LOADED })
+      .getOne();
     if (owner) {
-      throw new ToolgateError(ErrorCode.PLUGIN_INVALID, `namespace "${plugin.namespace}" already belongs to package ${owner.packageName}`, [{ path: '/name', message: `tool ids ${plugin.namespace}/* are taken by ${owner.packageName}` }]);
+      throw new ToolgateError(ErrorCode.PLUGIN_INVALID, `namespace "${plugin.namespace}" already belongs to package ${owner.packageName}`, [
+        { path: '/name', message: `tool ids ${plugin.namespace}/* are taken by ${owner.packageName}` },
+      ]);
     }
     const repo = tx.getRepository(ToolVersionEntity);
     for (const manifest of plugin.tools) {
@@ -174,22 +185,28 @@ export class CatalogService {
       if (!same) {
         await repo.save(
           repo.create({
-          toolId,
-          namespace: plugin.namespace,
-          name: manifest.name,
-          version,
-          packageName,
-          state: existing.length === 0 ? ToolVersionState.ACTIVE : this.options.newVersionState,
-          stateReason: null,
-          descriptorHash: hash,
-          risk: manifest.permissions.risk,
-          descriptor: toDescriptor(manifest),
+            toolId,
+            namespace: plugin.namespace,
+            name: manifest.name,
+            version,
+            packageName,
+            state: existing.length === 0 ? ToolVersionState.ACTIVE : this.options.newVersionState,
+            stateReason: null,
+            descriptorHash: hash,
+            risk: manifest.permissions.risk,
+            descriptor: toDescriptor(manifest),
           }),
         );
       } else if (same.descriptorHash !== hash) {
         // The same version now describes itself differently: keep the pinned descriptor, stop offering it.
         if (same.state !== ToolVersionState.DISABLED) {
-          await repo.update({ id: same.id }, { state: ToolVersionState.DISABLED, stateReason: `descriptor changed without a version bump (pinned ${same.descriptorHash.slice(0, 12)}, loaded ${hash.slice(0, 12)}); re-approve to enable` });
+          await repo.update(
+            { id: same.id },
+            {
+              state: ToolVersionState.DISABLED,
+              stateReason: `descriptor changed without a version bump (pinned ${same.descriptorHash.slice(0, 12)}, loaded ${hash.slice(0, 12)}); re-approve to enable`,
+            },
+          );
           this.logger.warn({ tool: `${toolId}@${version}` }, 'descriptor changed without a version bump: version disabled');
         }
         continue;
@@ -214,7 +231,16 @@ export class CatalogService {
   }
 
   private unnamedFailure(dir: string, error: ToolgateError): PluginView {
-    return { packageName: '(invalid package.json)', version: '', namespace: '', path: dir, status: PluginStatus.FAILED, error: { code: error.code, message: error.message, details: error.details }, toolCount: 0, updatedAt: new Date() };
+    return {
+      packageName: '(invalid package.json)',
+      version: '',
+      namespace: '',
+      path: dir,
+      status: PluginStatus.FAILED,
+      error: { code: error.code, message: error.message, details: error.details },
+      toolCount: 0,
+      updatedAt: new Date(),
+    };
   }
 
   /** Rebuilds the read snapshot from the database. */

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { type ErrorDetail, ErrorCode, namespaceOfPackage, type PluginPackageJson, parsePluginPackageJson, type ToolManifest, ToolgateError, validateManifest } from '@toolgate/sdk';
+import { ErrorCode, type ErrorDetail, namespaceOfPackage, type PluginPackageJson, parsePluginPackageJson, ToolgateError, type ToolManifest, validateManifest } from '@toolgate/sdk';
 import semver from 'semver';
 import type { DiscoveredPackage } from './plugin-discovery';
 
@@ -55,7 +55,11 @@ export function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: strin
   const entry = resolve(dir, packageJson.toolgate.tools);
   const inside = relative(dir, entry);
   if (inside.startsWith('..') || isAbsolute(inside)) {
-    return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `entry ${packageJson.toolgate.tools} lies outside the package`, [{ path: '/toolgate/tools', message: 'must stay inside the package folder' }]), identity);
+    return fail(
+      dir,
+      new ToolgateError(ErrorCode.PLUGIN_INVALID, `entry ${packageJson.toolgate.tools} lies outside the package`, [{ path: '/toolgate/tools', message: 'must stay inside the package folder' }]),
+      identity,
+    );
   }
 
   let exported: unknown;
@@ -63,10 +67,23 @@ export function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: strin
     const mod = importFresh(dir, entry);
     exported = mod.tools ?? mod.default;
   } catch (error) {
-    return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `importing ${packageJson.name}@${packageJson.version} failed: ${(error as Error).message}`, [{ path: '/toolgate/tools', message: 'the entry module threw on import' }], { cause: error }), identity);
+    return fail(
+      dir,
+      new ToolgateError(
+        ErrorCode.PLUGIN_INVALID,
+        `importing ${packageJson.name}@${packageJson.version} failed: ${(error as Error).message}`,
+        [{ path: '/toolgate/tools', message: 'the entry module threw on import' }],
+        { cause: error },
+      ),
+      identity,
+    );
   }
   if (!Array.isArray(exported) || exported.length === 0) {
-    return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name} exports no tools`, [{ path: '/tools', message: 'the entry must export `tools`, a non-empty array of defineTool(...) results' }]), identity);
+    return fail(
+      dir,
+      new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name} exports no tools`, [{ path: '/tools', message: 'the entry must export `tools`, a non-empty array of defineTool(...) results' }]),
+      identity,
+    );
   }
 
   const issues: ErrorDetail[] = [];

@@ -1,11 +1,16 @@
 const STOP_WORDS = new Set(
-  'a an and are as at be but by can do does for from has have how i if in into is it its me my of on or please should so than that the their then there these this to use used using want was we what when where which while who will with would you your'.split(' '),
+  'a an and are as at be but by can do does for from has have how i if in into is it its me my of on or please should so than that the their then there these this to use used using want was we what when where which while who will with would you your'.split(
+    ' ',
+  ),
 );
 
 /** Lowercase words of letters and digits, stop words dropped, a light plural strip so "units" meets "unit". */
 export function tokenize(text: string): string[] {
   const tokens: string[] = [];
-  for (const raw of text.toLowerCase().normalize('NFKD').split(/[^\p{L}\p{N}]+/u)) {
+  for (const raw of text
+    .toLowerCase()
+    .normalize('NFKD')
+    .split(/[^\p{L}\p{N}]+/u)) {
     if (raw.length === 0 || STOP_WORDS.has(raw)) continue;
     tokens.push(raw.length > 3 && raw.endsWith('s') && !raw.endsWith('ss') ? raw.slice(0, -1) : raw);
   }

@@ -1,6 +1,6 @@
 import { compileToolGlob, RISK_ORDER } from '@toolgate/sdk';
-import { type ToolDocument, weightedFields } from '../documents/tool-document';
 import { tokenize } from '../documents/tokenizer';
+import { type ToolDocument, weightedFields } from '../documents/tool-document';
 import { type ToolHit, ToolIndex, type ToolSearchFilter, type ToolSearchQuery } from '../index/tool-index.port';
 
 const K1 = 1.2;

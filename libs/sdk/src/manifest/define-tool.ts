@@ -11,9 +11,7 @@ export const DEFAULT_LIMITS: Readonly<ToolLimits> = Object.freeze({
  * Declares a tool. Fills the optional fields with defaults; validation happens when the host loads
  * the plugin (`validateManifest`), so a mistake is reported with the field that caused it.
  */
-export function defineTool<Args = Record<string, unknown>, Output = unknown>(
-  definition: ToolDefinition<Args, Output>,
-): ToolManifest<Args, Output> {
+export function defineTool<Args = Record<string, unknown>, Output = unknown>(definition: ToolDefinition<Args, Output>): ToolManifest<Args, Output> {
   return {
     ...definition,
     category: definition.category ?? [],

@@ -73,14 +73,12 @@ export interface ToolManifest<Args = Record<string, unknown>, Output = unknown> 
   /** Tool id (`namespace/name`) to call when this one fails or its breaker is open. */
   fallback?: string;
   execution: ExecutionMode;
-  healthCheck?: ToolHealthCheck;
-  run?: ToolRun<Args, Output>;
+  // Method syntax on purpose: it keeps a tool typed with its own Args assignable to ToolManifest.
+  healthCheck?(signal: AbortSignal): ReturnType<ToolHealthCheck>;
+  run?(args: Args, ctx: ToolContext): Promise<Output> | Output;
 }
 
-export type ToolDefinition<Args = Record<string, unknown>, Output = unknown> = Omit<
-  ToolManifest<Args, Output>,
-  'limits' | 'execution' | 'tags' | 'category' | 'examples'
-> & {
+export type ToolDefinition<Args = Record<string, unknown>, Output = unknown> = Omit<ToolManifest<Args, Output>, 'limits' | 'execution' | 'tags' | 'category' | 'examples'> & {
   limits?: Partial<ToolLimits>;
   execution?: ExecutionMode;
   tags?: string[];

@@ -1,6 +1,6 @@
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { type ErrorDetail, ErrorCode, ToolgateError } from '../errors/toolgate-error';
+import { ErrorCode, type ErrorDetail, ToolgateError } from '../errors/toolgate-error';
 import type { ToolManifest } from './manifest.types';
 import { checkSchemaSubset } from './schema-subset';
 import { NAMESPACE_PATTERN, TOOL_NAME_PATTERN } from './tool-id';
@@ -64,8 +64,19 @@ function createAjv(): Ajv2020 {
   return ajv;
 }
 
-const shapeAjv = createAjv();
-const checkShape = shapeAjv.compile(MANIFEST_SHAPE);
+// One instance for everything: building an Ajv (meta-schemas, formats) costs far more than a compile.
+const ajv = createAjv();
+const checkShape = ajv.compile(MANIFEST_SHAPE);
+
+/** Compiles a tool's schema for one use and forgets it, so `$id`s of different tools never collide. */
+function withCompiled<T>(schema: object, use: (validate: ReturnType<Ajv2020['compile']>) => T): T {
+  const validate = ajv.compile(schema);
+  try {
+    return use(validate);
+  } finally {
+    ajv.removeSchema(schema);
+  }
+}
 
 const fromAjv = (errors: ErrorObject[] | null | undefined, prefix: string): ErrorDetail[] =>
   (errors ?? []).map((e) => {
@@ -105,7 +116,7 @@ export function validateManifest(manifest: unknown, path = ''): ErrorDetail[] {
     }
     if (subset.length === 0) {
       try {
-        createAjv().compile(schema);
+        withCompiled(schema, () => undefined);
       } catch (error) {
         issues.push({ path: `${path}/${key}`, message: `is not a valid JSON Schema: ${(error as Error).message}` });
       }
@@ -118,12 +129,7 @@ export function validateManifest(manifest: unknown, path = ''): ErrorDetail[] {
 
 /** Examples are documentation the planner learns from: their arguments must satisfy the input schema. */
 function validateExamples(manifest: ToolManifest, path: string): ErrorDetail[] {
-  const check = createAjv().compile(manifest.inputSchema);
-  const issues: ErrorDetail[] = [];
-  manifest.examples.forEach((example, i) => {
-    if (!check(example.arguments)) issues.push(...fromAjv(check.errors, `${path}/examples/${i}/arguments`));
-  });
-  return issues;
+  return withCompiled(manifest.inputSchema, (check) => manifest.examples.flatMap((example, i) => (check(example.arguments) ? [] : fromAjv(check.errors, `${path}/examples/${i}/arguments`))));
 }
 
 /** Throws `PLUGIN_INVALID` naming every offending field. */

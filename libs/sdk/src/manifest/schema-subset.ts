@@ -47,19 +47,7 @@ export const SUPPORTED_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
   'allOf',
 ]);
 
-export const SUPPORTED_FORMATS: ReadonlySet<string> = new Set([
-  'date-time',
-  'date',
-  'time',
-  'duration',
-  'email',
-  'uri',
-  'uuid',
-  'hostname',
-  'ipv4',
-  'ipv6',
-  'regex',
-]);
+export const SUPPORTED_FORMATS: ReadonlySet<string> = new Set(['date-time', 'date', 'time', 'duration', 'email', 'uri', 'uuid', 'hostname', 'ipv4', 'ipv6', 'regex']);
 
 const SCHEMA_TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
 /** Keywords whose value is a map of name -> subschema. */
@@ -109,7 +97,10 @@ export function checkSchemaSubset(schema: unknown, path: string): ErrorDetail[] 
         }
       } else if (SCHEMA_LISTS.has(keyword)) {
         if (!Array.isArray(value)) issues.push({ path: here, message: 'must be an array of schemas' });
-        else value.forEach((sub, i) => visit(sub, `${here}/${i}`));
+        else
+          value.forEach((sub, i) => {
+            visit(sub, `${here}/${i}`);
+          });
       } else if (keyword === 'items' || keyword === 'additionalProperties') {
         visit(value, here);
       }

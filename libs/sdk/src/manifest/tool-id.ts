@@ -21,9 +21,7 @@ export const namespaceOfPackage = (packageName: string): string => packageName.r
 export function parseToolRef(ref: string): ToolRef {
   const match = /^(?:([^/@\s]+)\/)?([^/@\s]+)(?:@([^\s@]+))?$/.exec(ref.trim());
   if (!match) {
-    throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `"${ref}" is not a tool reference (expected namespace/name[@version])`, [
-      { path: '', message: 'malformed tool reference' },
-    ]);
+    throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `"${ref}" is not a tool reference (expected namespace/name[@version])`, [{ path: '', message: 'malformed tool reference' }]);
   }
   const [, namespace, name, version] = match;
   return { namespace, name, version };

@@ -1,5 +1,5 @@
 import semver from 'semver';
-import { type ErrorDetail, ErrorCode, ToolgateError } from '../errors/toolgate-error';
+import { ErrorCode, type ErrorDetail, ToolgateError } from '../errors/toolgate-error';
 import { NAMESPACE_PATTERN, namespaceOfPackage } from '../manifest/tool-id';
 
 /** Version of this contract; a plugin's `toolgate.sdk` range must include it. */

@@ -49,10 +49,7 @@ export class InitialCatalog1764460800000 implements MigrationInterface {
           ...timestamps,
         ],
         uniques: [new TableUnique({ name: 'uq_tool_versions_tool_version', columnNames: ['tool_id', 'version'] })],
-        indices: [
-          new TableIndex({ name: 'ix_tool_versions_tool_id', columnNames: ['tool_id'] }),
-          new TableIndex({ name: 'ix_tool_versions_name', columnNames: ['name'] }),
-        ],
+        indices: [new TableIndex({ name: 'ix_tool_versions_tool_id', columnNames: ['tool_id'] }), new TableIndex({ name: 'ix_tool_versions_name', columnNames: ['name'] })],
       }),
     );
 
