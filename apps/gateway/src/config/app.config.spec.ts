@@ -1,0 +1,34 @@
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { loadConfig, maskConfig } from './app.config';
+
+describe('loadConfig', () => {
+  it('gives the embedded profile with no environment', () => {
+    const config = loadConfig({}, '/srv/app');
+    expect(config.registry.database).toEqual({ type: 'sqlite', path: '/srv/app/.toolgate/toolgate.db' });
+    expect(config.registry.pluginDirs).toEqual(['/srv/app/plugins', '/srv/app/node_modules']);
+    expect(config.registry.policyFile).toBeNull();
+    expect(config.retrieval).toEqual({ driver: 'embedded', defaultK: 5, maxK: 50 });
+    expect(config.gateway).toMatchObject({ PORT: 4000, GRAPHQL_MAX_DEPTH: 8 });
+    expect(config.gateway.HOST).toBeUndefined();
+  });
+
+  it('switches the catalog to PostgreSQL with DATABASE_URL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/tg' }).registry.database).toEqual({ type: 'postgres', url: 'postgres://u:p@db:5432/tg' });
+  });
+
+  it('names every invalid variable at once', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', TOOLGATE_INDEX: 'solr', OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' });
+      throw new Error('expected INVALID_CONFIG');
+    } catch (error) {
+      expect(ToolgateError.is(error, ErrorCode.INVALID_CONFIG)).toBe(true);
+      expect((error as ToolgateError).details.map((d) => d.path).sort()).toEqual(['DATABASE_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'PORT', 'TOOLGATE_INDEX']);
+    }
+  });
+
+  it('masks credentials when the configuration is printed', () => {
+    const printed = JSON.stringify(maskConfig(loadConfig({ DATABASE_URL: 'postgres://toolgate:s3cret@db/tg' })));
+    expect(printed).toContain('postgres://toolgate:****@db/tg');
+    expect(printed).not.toContain('s3cret');
+  });
+});
