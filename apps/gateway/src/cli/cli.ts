@@ -38,7 +38,7 @@ export function buildCli(): Command {
       const app = await startServer(appConfig, startedAt);
       const stop = async () => {
         await app.close();
-        await tracing.shutdown();
+        await tracing?.shutdown();
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);

@@ -12,16 +12,18 @@ import type { AppConfig } from '../config/app.config';
 
 /**
  * Starts OpenTelemetry. Must run before Nest, Express, GraphQL, TypeORM and pino are required so the
- * instrumentations can patch them. Spans are always created (trace ids appear in logs and runs);
- * they are exported over OTLP when an endpoint is configured, or printed with TOOLGATE_TRACE_CONSOLE.
+ * instrumentations can patch them. Spans are exported over OTLP when an endpoint is configured, or
+ * printed with TOOLGATE_TRACE_CONSOLE; with neither, tracing is off and nothing is patched (the
+ * instrumentations would only slow every require down).
  */
-export function startTracing(config: AppConfig['gateway']): NodeSDK {
+export function startTracing(config: AppConfig['gateway']): NodeSDK | null {
   const spanProcessors: SpanProcessor[] = [];
   if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
     const url = `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces`;
     spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url })));
   }
   if (config.TOOLGATE_TRACE_CONSOLE) spanProcessors.push(new SimpleSpanProcessor(new ConsoleSpanExporter()));
+  if (spanProcessors.length === 0) return null;
 
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.OTEL_SERVICE_NAME, [ATTR_SERVICE_VERSION]: '0.1.0' }),
