@@ -132,6 +132,11 @@ function validateExamples(manifest: ToolManifest, path: string): ErrorDetail[] {
   return withCompiled(manifest.inputSchema, (check) => manifest.examples.flatMap((example, i) => (check(example.arguments) ? [] : fromAjv(check.errors, `${path}/examples/${i}/arguments`))));
 }
 
+/** Field-level problems of `value` against a tool schema (an input or output), as JSON pointers under `path`. */
+export function checkAgainstSchema(schema: object, value: unknown, path = ''): ErrorDetail[] {
+  return withCompiled(schema, (check) => (check(value) ? [] : fromAjv(check.errors, path)));
+}
+
 /** Throws `PLUGIN_INVALID` naming every offending field. */
 export function assertValidManifest(manifest: unknown, path = ''): asserts manifest is ToolManifest {
   const issues = validateManifest(manifest, path);
