@@ -55,6 +55,7 @@ describe('gateway over HTTP, with API keys', () => {
       TOOLGATE_CONFIG: policyFile,
       BOB_KEY: BOB,
       GRAPHQL_MAX_DEPTH: '3',
+      GRAPHQL_MAX_COMPLEXITY: '60',
       HOST: '127.0.0.1',
     });
   });
@@ -153,6 +154,13 @@ describe('gateway over HTTP, with API keys', () => {
     expect(response.errors?.[0].extensions?.field).toBe('searchTools.tool.versions.version');
     expect(response.data ?? null).toBeNull();
     expect(codesOf(await graphql(gateway.url, '{ searchTools(input: { query: "convert" }) { tool { id } } }', { key: BOB }))).toEqual([]);
+  });
+
+  it('rejects a query over the complexity limit before resolving anything', async () => {
+    const aliases = Array.from({ length: 40 }, (_, i) => `m${i}: me { subject }`).join(' ');
+    const response = await graphql(gateway.url, `{ ${aliases} }`, { key: BOB });
+    expect(codesOf(response)).toEqual(['QUERY_TOO_COMPLEX']);
+    expect(response.errors?.[0].extensions).toMatchObject({ complexity: 80, maxComplexity: 60 });
   });
 
   it('validates inputs field by field', async () => {
