@@ -254,6 +254,43 @@ describe('toolgate CLI', () => {
     expect(table.stdout).toMatch(/│|\|/);
   });
 
+  it('evaluates retrieval on a labelled set and prints the metrics as JSON', () => {
+    const tools = join(work, 'tools.jsonl');
+    const queries = join(work, 'queries.jsonl');
+    writeFileSync(
+      tools,
+      ['weather: rain and sun forecast for a city', 'stocks: share prices and market quotes', 'maps: driving directions between places']
+        .map((t) => JSON.stringify({ id: t.split(':')[0], name: t.split(':')[0], description: t }))
+        .join('\n'),
+    );
+    writeFileSync(
+      queries,
+      [
+        { qid: '1', query: 'will it rain tomorrow', gold: ['weather'], split: 'test' },
+        { qid: '2', query: 'current share price of ACME', gold: ['stocks'], split: 'test' },
+        { qid: '3', query: 'directions to the airport and the forecast there', gold: ['maps', 'weather'], split: 'test' },
+      ]
+        .map((q) => JSON.stringify(q))
+        .join('\n'),
+    );
+    const result = runCli(['eval', 'retrieval', '--tools', tools, '--queries', queries, '--split', 'test', '--json'], env);
+    expect(result.status).toBe(0);
+    const report = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({
+      'recall@1': expect.any(Number),
+      'recall@5': 1,
+      'recall@10': 1,
+      'ndcg@10': expect.any(Number),
+      mrr: 1,
+      'comp@5': 1,
+      queries: 3,
+      latency_ms: { p50: expect.any(Number), p95: expect.any(Number) },
+    });
+    const bad = runCli(['eval', 'retrieval', '--tools', tools, '--queries', queries, '--driver', 'solr'], env);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('unknown driver "solr"');
+  });
+
   it('lists plugins and rejects a bad option clearly', () => {
     const plugins = runCli(['plugins', 'list'], env);
     expect(plugins.stdout).toContain('@toolgate-plugins/units');

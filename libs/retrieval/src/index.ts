@@ -1,6 +1,10 @@
 export { tokenize } from './documents/tokenizer';
-export { buildToolDocument, type ToolDocument } from './documents/tool-document';
+export { buildToolDocument, DEFAULT_USAGE_QUERIES_PER_TOOL, type ToolDocument, withUsageQueries } from './documents/tool-document';
 export { Bm25ToolIndex } from './embedded/bm25-tool-index';
+export { type EvalQuery, type EvalTool, evalToolDocument, readEvalQueries, readEvalTools } from './evaluation/eval-dataset';
+export { evaluateRetrieval, type RetrievalEvalOptions, type RetrievalEvalResult } from './evaluation/evaluate-retrieval';
+export { completeAt, ndcgAt, percentile, type RetrievalReport, RetrievalScorer, recallAt, reciprocalRank } from './evaluation/retrieval-metrics';
+export { createToolIndex } from './index/tool-index.factory';
 export { type ToolHit, ToolIndex, type ToolSearchFilter, type ToolSearchQuery } from './index/tool-index.port';
 export { type RetrievalEnv, retrievalEnvSchema, retrievalOptionsFromEnv } from './retrieval.config';
 export { RetrievalModule } from './retrieval.module';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Bm25ToolIndex } from './embedded/bm25-tool-index';
+import { createToolIndex } from './index/tool-index.factory';
 import { ToolIndex } from './index/tool-index.port';
 import { RETRIEVAL_OPTIONS, RetrievalConfigurableModule, type RetrievalModuleOptions } from './retrieval.module-definition';
 
@@ -9,12 +9,7 @@ import { RETRIEVAL_OPTIONS, RetrievalConfigurableModule, type RetrievalModuleOpt
     {
       provide: ToolIndex,
       inject: [RETRIEVAL_OPTIONS],
-      useFactory: (options: RetrievalModuleOptions): ToolIndex => {
-        switch (options.driver) {
-          case 'embedded':
-            return new Bm25ToolIndex();
-        }
-      },
+      useFactory: (options: RetrievalModuleOptions): ToolIndex => createToolIndex(options),
     },
   ],
   exports: [ToolIndex, RETRIEVAL_OPTIONS],

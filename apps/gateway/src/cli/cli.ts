@@ -1,11 +1,23 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { type AppConfig, loadConfig } from '../config/app.config';
+import type { EvalRetrievalFlags } from './eval-retrieval.command';
 import { printJson, printTable, truncate } from './output';
 
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
   return n;
+}
+
+function fraction(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n < 1)) throw new InvalidArgumentError('must be a number between 0 and 1');
+  return n;
+}
+
+function kList(value: string): number[] {
+  const ks = value.split(',').map((v) => positiveInt(v.trim()));
+  return [...new Set(ks)].sort((a, b) => a - b);
 }
 
 /** Opens the registry and index in-process (no HTTP), acting as the principal of --key or the local admin. */
@@ -106,6 +118,24 @@ export function buildCli(): Command {
           list.map((p) => [p.packageName, p.version, p.status, p.toolCount, truncate(p.error ? `${p.error.message} ${p.error.details.map((d) => `${d.path}: ${d.message}`).join('; ')}` : '', 70)]),
         );
       });
+    });
+
+  const evaluation = program.command('eval').description('measure retrieval and planning on labelled sets');
+  evaluation
+    .command('retrieval')
+    .description('Recall@k, nDCG@k, MRR, Comp@k and latency of tool retrieval on tools.jsonl + queries.jsonl')
+    .requiredOption('--tools <file>', 'tools.jsonl: {id, name, description, text?} per line')
+    .requiredOption('--queries <file>', 'queries.jsonl: {qid, query, gold[], split} per line')
+    .option('--split <name>', "the split to score (default: the first query's split)")
+    .option('--train-split <name>', 'learn usage examples from this split first')
+    .option('--train-fraction <f>', 'learn from this seeded fraction of --split and score the rest', fraction)
+    .option('--seed <n>', 'seed of the --train-fraction draw', positiveInt, 42)
+    .option('--driver <name>', 'index driver', 'embedded')
+    .option('--k <list>', 'cut-offs, comma-separated', kList, [1, 3, 5, 10])
+    .option('--json', 'print one JSON object only')
+    .action(async (options: EvalRetrievalFlags) => {
+      const { evalRetrieval } = await import('./eval-retrieval.command');
+      await evalRetrieval(options);
     });
 
   return program;

@@ -11,6 +11,7 @@ const doc = (id: string, description: string, risk: ToolDocument['risk'] = 'read
   tags: [],
   parameters: [],
   exampleQueries: [],
+  usageQueries: [],
   risk,
 });
 

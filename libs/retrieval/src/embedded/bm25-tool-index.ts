@@ -20,8 +20,10 @@ interface Entry {
 export class Bm25ToolIndex extends ToolIndex {
   readonly driver = 'embedded-bm25';
   private readonly entries = new Map<string, Entry>();
-  private readonly documentFrequency = new Map<string, number>();
+  /** term -> ids of the documents holding it: a query touches only its terms' postings. */
+  private readonly postings = new Map<string, Set<string>>();
   private totalLength = 0;
+  private readonly filters = new Map<string, (doc: ToolDocument) => boolean>();
 
   async upsert(docs: ToolDocument[]): Promise<void> {
     for (const doc of docs) {
@@ -34,7 +36,11 @@ export class Bm25ToolIndex extends ToolIndex {
           length += field.weight;
         }
       }
-      for (const term of tf.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      for (const term of tf.keys()) {
+        const ids = this.postings.get(term) ?? new Set<string>();
+        ids.add(doc.id);
+        this.postings.set(term, ids);
+      }
       this.entries.set(doc.id, { doc, tf, length });
       this.totalLength += length;
     }
@@ -53,24 +59,28 @@ export class Bm25ToolIndex extends ToolIndex {
   async search(query: ToolSearchQuery): Promise<ToolHit[]> {
     const terms = [...new Set(tokenize(query.text))];
     if (terms.length === 0 || this.entries.size === 0) return [];
-    const allowed = compileFilter(query.filter);
+    const allowed = this.filterFor(query.filter);
     const n = this.entries.size;
     const avgLength = this.totalLength / n;
-    const scored: { entry: Entry; score: number; matched: string[] }[] = [];
-    for (const entry of this.entries.values()) {
-      if (!allowed(entry.doc)) continue;
-      let score = 0;
-      const matched: string[] = [];
-      for (const term of terms) {
-        const tf = entry.tf.get(term);
-        if (!tf) continue;
-        const df = this.documentFrequency.get(term) ?? 0;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * entry.length) / avgLength));
-        matched.push(term);
+    const candidates = new Map<string, { entry: Entry; score: number; matched: string[] }>();
+    for (const term of terms) {
+      const ids = this.postings.get(term);
+      if (!ids) continue;
+      const idf = Math.log(1 + (n - ids.size + 0.5) / (ids.size + 0.5));
+      for (const id of ids) {
+        const entry = this.entries.get(id) as Entry;
+        let candidate = candidates.get(id);
+        if (!candidate) {
+          if (!allowed(entry.doc)) continue;
+          candidate = { entry, score: 0, matched: [] };
+          candidates.set(id, candidate);
+        }
+        const tf = entry.tf.get(term) as number;
+        candidate.score += (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * entry.length) / avgLength));
+        candidate.matched.push(term);
       }
-      if (score > 0) scored.push({ entry, score, matched });
     }
+    const scored = [...candidates.values()];
     scored.sort((a, b) => b.score - a.score || a.entry.doc.id.localeCompare(b.entry.doc.id));
     return scored.slice(0, query.k).map(({ entry, score, matched }, i) => ({
       id: entry.doc.id,
@@ -80,13 +90,25 @@ export class Bm25ToolIndex extends ToolIndex {
     }));
   }
 
+  /** Compiled filters are cached: a principal's scope repeats across its queries. */
+  private filterFor(filter: ToolSearchFilter): (doc: ToolDocument) => boolean {
+    const key = JSON.stringify(filter);
+    let compiled = this.filters.get(key);
+    if (!compiled) {
+      if (this.filters.size >= 256) this.filters.clear();
+      compiled = compileFilter(filter);
+      this.filters.set(key, compiled);
+    }
+    return compiled;
+  }
+
   private drop(id: string): void {
     const previous = this.entries.get(id);
     if (!previous) return;
     for (const term of previous.tf.keys()) {
-      const df = (this.documentFrequency.get(term) ?? 1) - 1;
-      if (df <= 0) this.documentFrequency.delete(term);
-      else this.documentFrequency.set(term, df);
+      const ids = this.postings.get(term);
+      ids?.delete(id);
+      if (ids?.size === 0) this.postings.delete(term);
     }
     this.totalLength -= previous.length;
     this.entries.delete(id);

