@@ -1,17 +1,19 @@
 import { Module } from '@nestjs/common';
-import { createToolIndex } from './index/tool-index.factory';
+import { ToolRetriever } from './funnel/tool-retriever';
+import { createEmbedder, createToolIndex } from './index/tool-index.factory';
 import { ToolIndex } from './index/tool-index.port';
 import { RETRIEVAL_OPTIONS, RetrievalConfigurableModule, type RetrievalModuleOptions } from './retrieval.module-definition';
 
-/** Provides the ToolIndex port with the driver named in the options. */
+/** Provides the ToolIndex port with the driver named in the options, and the funnel over it and the configured embedder. */
 @Module({
   providers: [
+    { provide: ToolIndex, inject: [RETRIEVAL_OPTIONS], useFactory: (options: RetrievalModuleOptions) => createToolIndex(options) },
     {
-      provide: ToolIndex,
-      inject: [RETRIEVAL_OPTIONS],
-      useFactory: (options: RetrievalModuleOptions): ToolIndex => createToolIndex(options),
+      provide: ToolRetriever,
+      inject: [ToolIndex, RETRIEVAL_OPTIONS],
+      useFactory: (index: ToolIndex, options: RetrievalModuleOptions) => new ToolRetriever(index, createEmbedder(options), options.funnel),
     },
   ],
-  exports: [ToolIndex, RETRIEVAL_OPTIONS],
+  exports: [ToolIndex, ToolRetriever, RETRIEVAL_OPTIONS],
 })
 export class RetrievalModule extends RetrievalConfigurableModule {}

@@ -94,12 +94,28 @@ export function buildCli(): Command {
       await withCore(config(), options.key, async (core) => {
         const results = await core.search.execute({ query, k: options.k }, core.principal);
         if (options.json) {
-          return printJson(results.map(({ tool, hit }) => ({ id: tool.id, version: hit.version, score: hit.score, title: tool.active?.descriptor.title, explanation: hit.explanation })));
+          return printJson(
+            results.map(({ tool, hit }) => ({
+              id: tool.id,
+              version: hit.version,
+              score: hit.fused,
+              title: tool.active?.descriptor.title,
+              lexical: hit.lexical ?? null,
+              semantic: hit.semantic ?? null,
+            })),
+          );
         }
         if (results.length === 0) return void process.stdout.write('no matching tools\n');
         printTable(
-          ['#', 'id', 'score', 'title', 'matched'],
-          results.map(({ tool, hit }) => [hit.explanation.rank, tool.id, hit.score.toFixed(2), truncate(tool.active?.descriptor.title ?? '', 40), hit.explanation.matchedTerms.join(' ')]),
+          ['#', 'id', 'bm25', 'vector', 'title', 'matched'],
+          results.map(({ tool, hit }) => [
+            hit.rank,
+            tool.id,
+            hit.lexical ? `#${hit.lexical.rank}` : '-',
+            hit.semantic ? `#${hit.semantic.rank} ${hit.semantic.score.toFixed(2)}` : '-',
+            truncate(tool.active?.descriptor.title ?? '', 36),
+            (hit.lexical?.matchedTerms ?? []).join(' '),
+          ]),
         );
       });
     });
@@ -131,6 +147,7 @@ export function buildCli(): Command {
     .option('--train-fraction <f>', 'learn from this seeded fraction of --split and score the rest', fraction)
     .option('--seed <n>', 'seed of the --train-fraction draw', positiveInt, 42)
     .option('--driver <name>', 'index driver', 'embedded')
+    .option('--embedder <name>', 'embedding driver: none (lexical only) or hashing', 'none')
     .option('--k <list>', 'cut-offs, comma-separated', kList, [1, 3, 5, 10])
     .option('--json', 'print one JSON object only')
     .action(async (options: EvalRetrievalFlags) => {

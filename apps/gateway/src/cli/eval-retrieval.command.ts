@@ -1,4 +1,4 @@
-import { createToolIndex, evaluateRetrieval, type RetrievalEvalResult, readEvalQueries, readEvalTools } from '@toolgate/retrieval';
+import { createRetriever, evaluateRetrieval, type RetrievalEvalResult, readEvalQueries, readEvalTools } from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { printJson, printTable } from './output';
 
@@ -10,6 +10,7 @@ export interface EvalRetrievalFlags {
   trainFraction?: number;
   seed: number;
   driver: string;
+  embedder: string;
   k: number[];
   json?: boolean;
 }
@@ -36,6 +37,7 @@ export function toJsonReport(result: RetrievalEvalResult, driver: string): Recor
     tools: result.tools,
     train_queries: result.trainQueries,
     driver,
+    embedder: result.embedder,
     latency_ms: { p50: result.latencyMs.p50, p95: result.latencyMs.p95, mean: result.latencyMs.mean },
     index_ms: result.indexMs,
   };
@@ -45,10 +47,13 @@ export async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
   if (flags.driver !== 'embedded') {
     throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown driver "${flags.driver}" (available: embedded)`, [{ path: '--driver', message: 'unknown driver' }]);
   }
+  if (!['none', 'hashing'].includes(flags.embedder)) {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown embedder "${flags.embedder}" (available: none, hashing)`, [{ path: '--embedder', message: 'unknown embedder' }]);
+  }
   const tools = await readEvalTools(flags.tools);
   const queries = await readEvalQueries(flags.queries, new Set(tools.map((t) => t.id)));
   const split = flags.split ?? queries[0].split;
-  const result = await evaluateRetrieval(createToolIndex({ driver: 'embedded' }), tools, queries, {
+  const result = await evaluateRetrieval(createRetriever({ driver: 'embedded', embedder: flags.embedder as 'none' | 'hashing' }), tools, queries, {
     split,
     trainSplit: flags.trainSplit,
     trainFraction: flags.trainFraction,
@@ -59,7 +64,7 @@ export async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
   if (flags.json) return printJson(toJsonReport(result, flags.driver));
   const pct = (v: number | undefined) => (v === undefined ? '-' : (100 * v).toFixed(1));
   process.stdout.write(
-    `${result.queries} queries of split "${split}" over ${result.tools} tools (driver ${flags.driver}${result.trainQueries ? `, ${result.trainQueries} training queries as usage examples` : ''})\n`,
+    `${result.queries} queries of split "${split}" over ${result.tools} tools (driver ${flags.driver}, embedder ${result.embedder}${result.trainQueries ? `, ${result.trainQueries} training queries as usage examples` : ''})\n`,
   );
   printTable(
     ['k', 'Recall@k', 'nDCG@k', 'Comp@k'],

@@ -1,6 +1,7 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import type { PluginView, ToolVersionView, ToolView } from '@toolgate/registry';
 import { ToolVersionState } from '@toolgate/registry';
+import type { RetrievedTool } from '@toolgate/retrieval';
 import { GraphQLJSON } from 'graphql-type-json';
 
 export enum RiskLevel {
@@ -91,13 +92,33 @@ export class Tool {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'Why a tool matched: its rank and score at each stage of the funnel.' })
 export class MatchExplanation {
   @Field({ description: 'Human summary of why the tool matched.' }) summary!: string;
-  @Field() stage!: string;
   @Field(() => Int) rank!: number;
-  @Field(() => Float) bm25!: number;
+  @Field(() => Int, { nullable: true, description: 'Rank on the lexical (BM25) side; null when it did not match lexically.' }) bm25Rank!: number | null;
+  @Field(() => Float, { nullable: true }) bm25Score!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Rank on the semantic (vector) side.' }) vectorRank!: number | null;
+  @Field(() => Float, { nullable: true, description: "Cosine similarity of the closest of the tool's vectors." }) vectorScore!: number | null;
+  @Field(() => Float, { description: 'Reciprocal rank fusion score.' }) fusedScore!: number;
   @Field(() => [String]) matchedTerms!: string[];
+
+  static from(hit: RetrievedTool): MatchExplanation {
+    const parts = [
+      hit.lexical ? `BM25 rank ${hit.lexical.rank} (${hit.lexical.score.toFixed(2)}; matched ${hit.lexical.matchedTerms.join(', ')})` : 'no lexical match',
+      hit.semantic ? `vector rank ${hit.semantic.rank} (cosine ${hit.semantic.score.toFixed(3)})` : 'not among the nearest vectors',
+    ];
+    return {
+      summary: `${parts.join('; ')}; fused ${hit.fused.toFixed(4)}`,
+      rank: hit.rank,
+      bm25Rank: hit.lexical?.rank ?? null,
+      bm25Score: hit.lexical?.score ?? null,
+      vectorRank: hit.semantic?.rank ?? null,
+      vectorScore: hit.semantic?.score ?? null,
+      fusedScore: hit.fused,
+      matchedTerms: hit.lexical?.matchedTerms ?? [],
+    };
+  }
 }
 
 @ObjectType()

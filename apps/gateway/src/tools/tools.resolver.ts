@@ -3,7 +3,7 @@ import { AccessPolicyService, CatalogService, type Principal } from '@toolgate/r
 import { CurrentPrincipal } from '../auth/principal.guard';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
 import { SearchToolsInput, SetToolVersionStateInput, ToolFilterInput } from './tool.inputs';
-import { Plugin, PluginLoadReport, Tool, ToolMatch } from './tool.model';
+import { MatchExplanation, Plugin, PluginLoadReport, Tool, ToolMatch } from './tool.model';
 
 @Resolver(() => Tool)
 export class ToolsResolver {
@@ -26,14 +26,7 @@ export class ToolsResolver {
   @Query(() => [ToolMatch], { name: 'searchTools', description: 'The tools that best fit a task, best first, among those the caller may discover.' })
   async search(@CurrentPrincipal() principal: Principal, @Args('input') input: SearchToolsInput): Promise<ToolMatch[]> {
     const results = await this.searchTools.execute(input, principal);
-    return results.map(({ tool, hit }) => ({
-      tool: Tool.from(tool),
-      score: hit.score,
-      explanation: {
-        ...hit.explanation,
-        summary: `BM25 ${hit.explanation.bm25.toFixed(2)} (rank ${hit.explanation.rank}); matched: ${hit.explanation.matchedTerms.join(', ')}`,
-      },
-    }));
+    return results.map(({ tool, hit }) => ({ tool: Tool.from(tool), score: hit.fused, explanation: MatchExplanation.from(hit) }));
   }
 
   @Query(() => [Plugin], { description: 'Plugin packages and their load status (admins).' })

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
 import { AccessPolicyService, CatalogService, type Principal, type ToolView } from '@toolgate/registry';
-import { RETRIEVAL_OPTIONS, type RetrievalModuleOptions, type ToolHit, ToolIndex } from '@toolgate/retrieval';
+import { RETRIEVAL_OPTIONS, type RetrievalModuleOptions, type RetrievedTool, ToolRetriever } from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 
 export interface SearchToolsCommand {
@@ -12,7 +12,7 @@ export interface SearchToolsCommand {
 
 export interface ToolSearchResult {
   tool: ToolView;
-  hit: ToolHit;
+  hit: RetrievedTool;
 }
 
 const tracer = trace.getTracer('toolgate.retrieval');
@@ -21,7 +21,7 @@ const tracer = trace.getTracer('toolgate.retrieval');
 @Injectable()
 export class SearchToolsUseCase {
   constructor(
-    private readonly index: ToolIndex,
+    private readonly retriever: ToolRetriever,
     private readonly catalog: CatalogService,
     private readonly access: AccessPolicyService,
     @Inject(RETRIEVAL_OPTIONS) private readonly options: RetrievalModuleOptions,
@@ -38,8 +38,8 @@ export class SearchToolsUseCase {
     }
     return tracer.startActiveSpan('toolgate.retrieve', async (span) => {
       try {
-        span.setAttributes({ 'toolgate.k': k, 'toolgate.index.driver': this.index.driver });
-        const hits = await this.index.search({ text: command.query, k, filter: { scope: this.access.discoveryScope(principal) } });
+        span.setAttributes({ 'toolgate.k': k, 'toolgate.index.driver': this.retriever.index.driver, 'toolgate.embedder': this.retriever.model });
+        const { hits } = await this.retriever.search(command.query, k, { scope: this.access.discoveryScope(principal) });
         // The index filter already applied the grants; the catalog check is the authority if they drift.
         const results = hits.flatMap((hit) => {
           try {

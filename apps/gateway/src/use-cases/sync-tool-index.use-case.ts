@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { CatalogService } from '@toolgate/registry';
-import { buildToolDocument, ToolIndex } from '@toolgate/retrieval';
+import { buildToolDocument, ToolRetriever } from '@toolgate/retrieval';
 import { concatMap, type Subscription } from 'rxjs';
 
 /** Keeps the tool index equal to the catalog's active versions; runs after every catalog change. */
@@ -12,7 +12,7 @@ export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly catalog: CatalogService,
-    private readonly index: ToolIndex,
+    private readonly retriever: ToolRetriever,
   ) {}
 
   onModuleInit(): void {
@@ -33,12 +33,18 @@ export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
   async execute(): Promise<{ indexed: number; removed: number }> {
     const tools = this.catalog.activeTools();
     const docs = tools.flatMap((t) => (t.active ? [buildToolDocument(t.id, t.active.version, t.active.descriptor)] : []));
+    const { index } = this.retriever;
+    if (await this.retriever.needsReindex()) {
+      // Vectors of another model are never mixed with this one's: start the index over.
+      this.logger.warn({ stored: await index.embeddingModel(), embedder: this.retriever.model }, 'embedding model changed: reindexing every tool');
+      await index.remove(await index.ids());
+    }
     const wanted = new Set(docs.map((d) => d.id));
-    const stale = (await this.index.ids()).filter((id) => !wanted.has(id));
-    await this.index.upsert(docs);
-    await this.index.remove(stale);
+    const stale = (await index.ids()).filter((id) => !wanted.has(id));
+    await this.retriever.indexTools(docs);
+    await index.remove(stale);
     this.synced = true;
-    this.logger.log({ indexed: docs.length, removed: stale.length, driver: this.index.driver }, 'tool index synced');
+    this.logger.log({ indexed: docs.length, removed: stale.length, driver: index.driver, embedder: this.retriever.model }, 'tool index synced');
     return { indexed: docs.length, removed: stale.length };
   }
 }

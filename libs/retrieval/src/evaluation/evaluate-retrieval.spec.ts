@@ -1,6 +1,8 @@
 import { ErrorCode } from '@toolgate/sdk';
 import type { ToolDocument } from '../documents/tool-document';
-import { Bm25ToolIndex } from '../embedded/bm25-tool-index';
+import { EmbeddedToolIndex } from '../embedded/embedded-tool-index';
+import { ToolRetriever } from '../funnel/tool-retriever';
+import type { IndexedTool } from '../index/tool-index.port';
 import type { EvalQuery, EvalTool } from './eval-dataset';
 import { evaluateRetrieval } from './evaluate-retrieval';
 
@@ -15,18 +17,19 @@ const queries: EvalQuery[] = [
 ];
 
 /** Records what reaches the index, to prove scored queries never do. */
-class SpyIndex extends Bm25ToolIndex {
+class SpyIndex extends EmbeddedToolIndex {
   readonly upserted: ToolDocument[] = [];
-  override async upsert(docs: ToolDocument[]): Promise<void> {
-    this.upserted.push(...docs);
-    return super.upsert(docs);
+  override async upsert(tools: IndexedTool[], model: string): Promise<void> {
+    this.upserted.push(...tools.map((t) => t.doc));
+    return super.upsert(tools, model);
   }
 }
+const over = (index: EmbeddedToolIndex) => new ToolRetriever(index, null);
 
 describe('evaluateRetrieval', () => {
   it('scores the split and learns only from the training split', async () => {
     const index = new SpyIndex();
-    const result = await evaluateRetrieval(index, tools, queries, { split: 'test', trainSplit: 'train', ks: [1, 5] });
+    const result = await evaluateRetrieval(over(index), tools, queries, { split: 'test', trainSplit: 'train', ks: [1, 5] });
     expect(result).toMatchObject({ queries: 2, trainQueries: 1, metrics: { 'recall@1': 1, mrr: 1 } });
     const learned = index.upserted.flatMap((d) => d.usageQueries);
     expect(learned).toEqual(['do I need an umbrella']);
@@ -35,8 +38,8 @@ describe('evaluateRetrieval', () => {
   it('splits a set by a seeded draw, the same way every time, never scoring a training query', async () => {
     const many: EvalQuery[] = Array.from({ length: 200 }, (_, i) => ({ qid: `q${i}`, query: `rain forecast ${i}`, gold: ['weather'], split: 'all' }));
     const first = new SpyIndex();
-    const a = await evaluateRetrieval(first, tools, many, { split: 'all', trainFraction: 0.8, seed: 7, ks: [5] });
-    const b = await evaluateRetrieval(new SpyIndex(), tools, many, { split: 'all', trainFraction: 0.8, seed: 7, ks: [5] });
+    const a = await evaluateRetrieval(over(first), tools, many, { split: 'all', trainFraction: 0.8, seed: 7, ks: [5] });
+    const b = await evaluateRetrieval(over(new SpyIndex()), tools, many, { split: 'all', trainFraction: 0.8, seed: 7, ks: [5] });
     expect(a.trainQueries).toBe(b.trainQueries);
     expect(a.trainQueries + a.queries).toBe(200);
     expect(a.trainQueries).toBeGreaterThan(140);
@@ -46,10 +49,10 @@ describe('evaluateRetrieval', () => {
   });
 
   it('names an unknown split and refuses to train on the scored split', async () => {
-    await expect(evaluateRetrieval(new Bm25ToolIndex(), tools, queries, { split: 'dev', ks: [5] })).rejects.toMatchObject({
+    await expect(evaluateRetrieval(over(new EmbeddedToolIndex()), tools, queries, { split: 'dev', ks: [5] })).rejects.toMatchObject({
       code: ErrorCode.INVALID_ARGUMENTS,
       message: expect.stringContaining('splits: test, train'),
     });
-    await expect(evaluateRetrieval(new Bm25ToolIndex(), tools, queries, { split: 'test', trainSplit: 'test', ks: [5] })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS });
+    await expect(evaluateRetrieval(over(new EmbeddedToolIndex()), tools, queries, { split: 'test', trainSplit: 'test', ks: [5] })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS });
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { withUsageQueries } from '../documents/tool-document';
-import type { ToolIndex } from '../index/tool-index.port';
+import type { ToolRetriever } from '../funnel/tool-retriever';
 import { type EvalQuery, type EvalTool, evalToolDocument } from './eval-dataset';
 import { type RetrievalReport, RetrievalScorer } from './retrieval-metrics';
 
@@ -20,6 +20,7 @@ export interface RetrievalEvalOptions {
 
 export interface RetrievalEvalResult extends RetrievalReport {
   split: string;
+  embedder: string;
   tools: number;
   trainQueries: number;
   indexMs: number;
@@ -32,7 +33,7 @@ const draw = (qid: string, seed: number) => createHash('sha256').update(`${seed}
  * Scores a retriever on a labelled set. Learning from usage only ever reads the training queries it is
  * given: the scored queries never reach the index.
  */
-export async function evaluateRetrieval(index: ToolIndex, tools: EvalTool[], queries: EvalQuery[], options: RetrievalEvalOptions): Promise<RetrievalEvalResult> {
+export async function evaluateRetrieval(retriever: ToolRetriever, tools: EvalTool[], queries: EvalQuery[], options: RetrievalEvalOptions): Promise<RetrievalEvalResult> {
   if (options.trainSplit !== undefined && options.trainFraction !== undefined) {
     throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'give either a training split or a training fraction, not both', [{ path: '/trainFraction', message: 'conflicts with trainSplit' }]);
   }
@@ -59,7 +60,7 @@ export async function evaluateRetrieval(index: ToolIndex, tools: EvalTool[], que
   const docs = tools.map((t) => withUsageQueries(evalToolDocument(t), learned.get(t.id) ?? [], options.usageQueriesPerTool));
 
   const indexStarted = performance.now();
-  await index.upsert(docs);
+  await retriever.indexTools(docs);
   const indexMs = performance.now() - indexStarted;
 
   const k = Math.max(...options.ks);
@@ -67,7 +68,7 @@ export async function evaluateRetrieval(index: ToolIndex, tools: EvalTool[], que
   const scorer = new RetrievalScorer(options.ks);
   for (const [i, q] of scored.entries()) {
     const started = performance.now();
-    const hits = await index.search({ text: q.query, k, filter: { scope } });
+    const { hits } = await retriever.search(q.query, k, { scope });
     scorer.add(
       hits.map((h) => h.id),
       q.gold,
@@ -75,5 +76,5 @@ export async function evaluateRetrieval(index: ToolIndex, tools: EvalTool[], que
     );
     options.onProgress?.(i + 1, scored.length);
   }
-  return { ...scorer.report(), split: options.split, tools: tools.length, trainQueries: train.length, indexMs };
+  return { ...scorer.report(), split: options.split, embedder: retriever.model, tools: tools.length, trainQueries: train.length, indexMs };
 }

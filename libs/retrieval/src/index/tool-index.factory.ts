@@ -1,4 +1,8 @@
-import { Bm25ToolIndex } from '../embedded/bm25-tool-index';
+import { EmbeddedToolIndex } from '../embedded/embedded-tool-index';
+import { CachedEmbedder } from '../embedding/cached.embedder';
+import type { Embedder } from '../embedding/embedder.port';
+import { HashingEmbedder } from '../embedding/hashing.embedder';
+import { DEFAULT_FUNNEL, ToolRetriever } from '../funnel/tool-retriever';
 import type { RetrievalModuleOptions } from '../retrieval.module-definition';
 import type { ToolIndex } from './tool-index.port';
 
@@ -6,6 +10,19 @@ import type { ToolIndex } from './tool-index.port';
 export function createToolIndex(options: Pick<RetrievalModuleOptions, 'driver'>): ToolIndex {
   switch (options.driver) {
     case 'embedded':
-      return new Bm25ToolIndex();
+      return new EmbeddedToolIndex();
   }
+}
+
+export function createEmbedder(options: Pick<RetrievalModuleOptions, 'embedder'>): Embedder | null {
+  switch (options.embedder) {
+    case 'none':
+      return null;
+    case 'hashing':
+      return new CachedEmbedder(new HashingEmbedder());
+  }
+}
+
+export function createRetriever(options: Partial<Pick<RetrievalModuleOptions, 'driver' | 'embedder' | 'funnel'>> = {}): ToolRetriever {
+  return new ToolRetriever(createToolIndex({ driver: options.driver ?? 'embedded' }), createEmbedder({ embedder: options.embedder ?? 'none' }), options.funnel ?? DEFAULT_FUNNEL);
 }

@@ -7,34 +7,42 @@ export interface ToolSearchFilter {
   categories?: string[];
 }
 
-export interface ToolSearchQuery {
-  text: string;
-  k: number;
-  filter: ToolSearchFilter;
+/**
+ * A document with its vectors: the first embeds the tool's description, the others its example and
+ * usage queries (a query close to any of them is close to the tool).
+ */
+export interface IndexedTool {
+  doc: ToolDocument;
+  vectors: Float32Array[];
 }
 
-export interface ToolHit {
+/** One side's ranking of one tool. */
+export interface RankedHit {
   id: string;
   version: string;
+  rank: number;
   score: number;
-  explanation: {
-    stage: 'bm25';
-    rank: number;
-    bm25: number;
-    matchedTerms: string[];
-  };
+  /** Query terms found in the document (lexical side). */
+  matchedTerms?: string[];
 }
 
-/** Port: where tool documents are indexed and searched. Drivers are chosen by RetrievalModule.forRoot. */
+/**
+ * Port: where tool documents and their vectors live. A driver answers each side of the funnel
+ * (lexical BM25, semantic kNN) with its filters applied inside; fusion and reranking are shared.
+ */
 export abstract class ToolIndex {
   abstract readonly driver: string;
-  /** Insert or replace documents by id. */
-  abstract upsert(docs: ToolDocument[]): Promise<void>;
+  /** Insert or replace tools by id; `model` names the embedding model their vectors came from. */
+  abstract upsert(tools: IndexedTool[], model: string): Promise<void>;
   abstract remove(ids: string[]): Promise<void>;
   /** Ids currently indexed. */
   abstract ids(): Promise<string[]>;
-  /** Best first; never returns a document the filter excludes. */
-  abstract search(query: ToolSearchQuery): Promise<ToolHit[]>;
+  /** The embedding model of the stored vectors; null when the index is empty. */
+  abstract embeddingModel(): Promise<string | null>;
+  /** BM25 over the tool document, best first, at most k, never a document the filter excludes. */
+  abstract lexical(text: string, k: number, filter: ToolSearchFilter): Promise<RankedHit[]>;
+  /** Nearest tools to the vector (best of each tool's vectors, cosine), best first, filtered. */
+  abstract semantic(vector: Float32Array, k: number, filter: ToolSearchFilter, model: string): Promise<RankedHit[]>;
   /** Throws when the index cannot serve searches. */
   abstract ping(): Promise<void>;
 }

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import { Embedder, type EmbeddingKind } from './embedder.port';
+
+/**
+ * Batches calls to another embedder and caches vectors by content hash (model, kind, text), so a
+ * reindex or a repeated query does not embed the same text twice. Least recently used entries go first.
+ */
+export class CachedEmbedder extends Embedder {
+  private readonly cache = new Map<string, Float32Array>();
+
+  constructor(
+    private readonly inner: Embedder,
+    private readonly batchSize = 32,
+    private readonly maxEntries = 50_000,
+  ) {
+    super();
+  }
+
+  get model(): string {
+    return this.inner.model;
+  }
+
+  get dimensions(): number {
+    return this.inner.dimensions;
+  }
+
+  async embed(texts: string[], kind: EmbeddingKind): Promise<Float32Array[]> {
+    const keys = texts.map((t) => createHash('sha256').update(`${this.inner.model}\u0000${kind}\u0000${t}`).digest('base64'));
+    const missing = [
+      ...new Set(
+        keys
+          .map((key, i) => (this.cache.has(key) ? -1 : i))
+          .filter((i) => i >= 0)
+          .map((i) => keys[i]),
+      ),
+    ];
+    const textOf = new Map(keys.map((key, i) => [key, texts[i]]));
+    const found = new Map<string, Float32Array>();
+    for (let start = 0; start < missing.length; start += this.batchSize) {
+      const batch = missing.slice(start, start + this.batchSize);
+      const vectors = await this.inner.embed(
+        batch.map((key) => textOf.get(key) as string),
+        kind,
+      );
+      for (const [i, key] of batch.entries()) found.set(key, vectors[i]);
+    }
+    return keys.map((key) => {
+      const vector = found.get(key) ?? (this.cache.get(key) as Float32Array);
+      this.remember(key, vector);
+      return vector;
+    });
+  }
+
+  /** (Re-)inserts at the recent end. */
+  private remember(key: string, vector: Float32Array): void {
+    this.cache.delete(key);
+    this.cache.set(key, vector);
+    if (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
+  }
+}

@@ -1,0 +1,25 @@
+/** What a text is, for models that embed queries and passages differently. */
+export type EmbeddingKind = 'query' | 'document';
+
+/** Port: turns texts into unit-length vectors. Drivers: local ONNX model, OpenAI-compatible endpoint, hashing. */
+export abstract class Embedder {
+  /** Identifies the vector space: documents embedded by another model are never mixed in, they are re-embedded. */
+  abstract readonly model: string;
+  abstract readonly dimensions: number;
+  /** One unit-length vector per text, in order. */
+  abstract embed(texts: string[], kind: EmbeddingKind): Promise<Float32Array[]>;
+}
+
+export function normalize(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i];
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i] /= norm;
+  return vector;
+}
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
+  return sum;
+}

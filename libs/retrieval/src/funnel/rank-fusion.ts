@@ -1,0 +1,37 @@
+import type { RankedHit } from '../index/tool-index.port';
+
+export interface FusedCandidate {
+  id: string;
+  version: string;
+  fused: number;
+  /** Rank and score on each side that found it. */
+  lexical?: { rank: number; score: number; matchedTerms: string[] };
+  semantic?: { rank: number; score: number };
+}
+
+/**
+ * Weighted reciprocal rank fusion (Cormack et al. 2009): score = Σ w / (k + rank). Rank-based, so
+ * BM25 scores and cosine similarities need no calibration against each other.
+ */
+export function reciprocalRankFusion(lexical: RankedHit[], semantic: RankedHit[], weights: { lexical: number; semantic: number }, k = 60): FusedCandidate[] {
+  const fused = new Map<string, FusedCandidate>();
+  const candidate = (hit: RankedHit) => {
+    let c = fused.get(hit.id);
+    if (!c) {
+      c = { id: hit.id, version: hit.version, fused: 0 };
+      fused.set(hit.id, c);
+    }
+    return c;
+  };
+  for (const hit of lexical) {
+    const c = candidate(hit);
+    c.lexical = { rank: hit.rank, score: hit.score, matchedTerms: hit.matchedTerms ?? [] };
+    c.fused += weights.lexical / (k + hit.rank);
+  }
+  for (const hit of semantic) {
+    const c = candidate(hit);
+    c.semantic = { rank: hit.rank, score: hit.score };
+    c.fused += weights.semantic / (k + hit.rank);
+  }
+  return [...fused.values()].sort((a, b) => b.fused - a.fused || a.id.localeCompare(b.id));
+}
