@@ -2,7 +2,7 @@
 const libs = ['sdk', 'registry', 'retrieval', 'planner', 'executor'];
 const moduleNameMapper = Object.fromEntries(libs.map((lib) => [`^@toolgate/${lib}$`, `<rootDir>/libs/${lib}/src/index.ts`]));
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] };
-const common = { rootDir: __dirname, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'], transform, moduleNameMapper };
+const common = { rootDir: __dirname, testEnvironment: '<rootDir>/test/support/node-environment.js', moduleFileExtensions: ['ts', 'js', 'json'], transform, moduleNameMapper };
 
 module.exports = {
   projects: [

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: build, start what the tests need (PostgreSQL unless TOOLGATE_TEST_DATABASE_URL
-# is given), run unit, integration (SQLite and PostgreSQL) and e2e tests, stop what it started.
+# is given, Elasticsearch unless ELASTICSEARCH_URL is given), run unit, integration (SQLite, PostgreSQL,
+# Elasticsearch) and e2e tests, stop what it started.
 # Extra arguments go to jest, e.g. `npm test -- --selectProjects unit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,12 +12,27 @@ npm run --silent build
 npm run --silent typecheck
 npm run --silent lint
 
+# One trap stops whatever this run started.
+started=()
+stop_started() { for service in ${started[@]+"${started[@]}"}; do bash "scripts/$service.sh" stop || true; done; }
+trap stop_started EXIT
+
 if [ -z "${TOOLGATE_TEST_DATABASE_URL:-}" ]; then
   echo "== start PostgreSQL" >&2
   eval "$(bash scripts/postgres.sh start)"
-  trap 'bash scripts/postgres.sh stop' EXIT
+  started+=(postgres)
 fi
 export TOOLGATE_TEST_DATABASE_URL
+
+if [ -z "${ELASTICSEARCH_URL:-}" ]; then
+  echo "== start Elasticsearch" >&2
+  eval "$(bash scripts/elasticsearch.sh start)"
+  started+=(elasticsearch)
+fi
+export ELASTICSEARCH_URL
+
+echo "== fetch the embedding model (cached after the first run)" >&2
+bash scripts/fetch-model.sh >/dev/null
 
 echo "== jest" >&2
 status=0

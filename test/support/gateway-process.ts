@@ -13,7 +13,7 @@ export interface RunningGateway {
 
 /** The environment a test process gets: nothing of the developer's Toolgate settings leaks in. */
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TOOLGATE_|DATABASE_URL|PORT|HOST|OTEL_|GRAPHQL_)/.test(k) || k === 'TOOLGATE_TEST_DATABASE_URL'));
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TOOLGATE_|DATABASE_URL|ELASTICSEARCH_URL|PORT|HOST|OTEL_|GRAPHQL_)/.test(k) || k === 'TOOLGATE_TEST_DATABASE_URL'));
   return { ...base, LOG_LEVEL: 'info', ...env };
 }
 

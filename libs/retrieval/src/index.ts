@@ -1,9 +1,12 @@
 export { tokenize } from './documents/tokenizer';
 export { buildToolDocument, DEFAULT_USAGE_QUERIES_PER_TOOL, type ToolDocument, withUsageQueries } from './documents/tool-document';
+export { ElasticsearchToolIndex, type ElasticsearchToolIndexOptions } from './elasticsearch/elasticsearch-tool-index';
 export { EmbeddedToolIndex } from './embedded/embedded-tool-index';
 export { CachedEmbedder } from './embedding/cached.embedder';
-export { Embedder, type EmbeddingKind } from './embedding/embedder.port';
+export { dot, Embedder, type EmbeddingKind, normalize } from './embedding/embedder.port';
 export { HashingEmbedder } from './embedding/hashing.embedder';
+export { defaultModelDir, FETCH_MODEL_COMMAND, OnnxEmbedder } from './embedding/local/onnx.embedder';
+export { WordPieceTokenizer } from './embedding/local/wordpiece.tokenizer';
 export { type EvalQuery, type EvalTool, evalToolDocument, readEvalQueries, readEvalTools } from './evaluation/eval-dataset';
 export { evaluateRetrieval, type RetrievalEvalOptions, type RetrievalEvalResult } from './evaluation/evaluate-retrieval';
 export { completeAt, ndcgAt, percentile, type RetrievalReport, RetrievalScorer, recallAt, reciprocalRank } from './evaluation/retrieval-metrics';

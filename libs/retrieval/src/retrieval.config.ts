@@ -1,25 +1,37 @@
 import { z } from 'zod';
+import { defaultModelDir } from './embedding/local/onnx.embedder';
 import type { RetrievalModuleOptions } from './retrieval.module-definition';
 
-export const retrievalEnvSchema = z.object({
-  TOOLGATE_INDEX: z.enum(['embedded']).default('embedded'),
-  TOOLGATE_EMBEDDER: z.enum(['none', 'hashing']).default('none'),
-  TOOLGATE_SEARCH_DEFAULT_K: z.coerce.number().int().min(1).max(100).default(5),
-  TOOLGATE_SEARCH_MAX_K: z.coerce.number().int().min(1).max(1000).default(50),
-  TOOLGATE_RECALL_K: z.coerce.number().int().min(1).max(1000).default(50),
-  TOOLGATE_FUSION_WEIGHTS: z
-    .string()
-    .regex(/^\d+(\.\d+)?,\d+(\.\d+)?$/, 'must be "<lexical>,<semantic>", e.g. "1,1"')
-    .default('1,1'),
-  TOOLGATE_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.25),
-});
+export const retrievalEnvSchema = z
+  .object({
+    TOOLGATE_INDEX: z.enum(['embedded', 'elasticsearch']).optional(),
+    ELASTICSEARCH_URL: z.url().optional(),
+    TOOLGATE_ES_INDEX: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lowercase Elasticsearch index name')
+      .default('toolgate-tools'),
+    TOOLGATE_EMBEDDER: z.enum(['local', 'none', 'hashing']).default('none'),
+    TOOLGATE_MODEL_DIR: z.string().min(1).optional(),
+    TOOLGATE_SEARCH_DEFAULT_K: z.coerce.number().int().min(1).max(100).default(5),
+    TOOLGATE_SEARCH_MAX_K: z.coerce.number().int().min(1).max(1000).default(50),
+    TOOLGATE_RECALL_K: z.coerce.number().int().min(1).max(1000).default(50),
+    TOOLGATE_FUSION_WEIGHTS: z
+      .string()
+      .regex(/^\d+(\.\d+)?,\d+(\.\d+)?$/, 'must be "<lexical>,<semantic>", e.g. "1,1"')
+      .default('1,1'),
+    TOOLGATE_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.25),
+  })
+  .refine((env) => env.TOOLGATE_INDEX !== 'elasticsearch' || env.ELASTICSEARCH_URL !== undefined, { path: ['ELASTICSEARCH_URL'], message: 'is required when TOOLGATE_INDEX=elasticsearch' });
 export type RetrievalEnv = z.infer<typeof retrievalEnvSchema>;
 
 export function retrievalOptionsFromEnv(env: RetrievalEnv): RetrievalModuleOptions {
   const [lexical, semantic] = env.TOOLGATE_FUSION_WEIGHTS.split(',').map(Number);
   return {
-    driver: env.TOOLGATE_INDEX,
+    // ELASTICSEARCH_URL alone switches the index to Elasticsearch, as in the production profile.
+    driver: env.TOOLGATE_INDEX ?? (env.ELASTICSEARCH_URL ? 'elasticsearch' : 'embedded'),
+    elasticsearch: env.ELASTICSEARCH_URL ? { node: env.ELASTICSEARCH_URL, indexPrefix: env.TOOLGATE_ES_INDEX } : undefined,
     embedder: env.TOOLGATE_EMBEDDER,
+    modelDir: defaultModelDir({ ...process.env, TOOLGATE_MODEL_DIR: env.TOOLGATE_MODEL_DIR }),
     funnel: { recallK: env.TOOLGATE_RECALL_K, weights: { lexical, semantic }, rrfK: 60, minSimilarity: env.TOOLGATE_MIN_SIMILARITY },
     defaultK: env.TOOLGATE_SEARCH_DEFAULT_K,
     maxK: env.TOOLGATE_SEARCH_MAX_K,

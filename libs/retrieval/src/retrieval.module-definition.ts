@@ -2,10 +2,13 @@ import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { FunnelOptions } from './funnel/tool-retriever';
 
 export interface RetrievalModuleOptions {
-  /** `embedded`: in-process index, the zero-config default. */
-  driver: 'embedded';
-  /** `none`: lexical retrieval only; `hashing`: deterministic lexical vectors, no model needed. */
-  embedder: 'none' | 'hashing';
+  /** `embedded`: in-process index, the zero-config default; `elasticsearch`: a cluster at `elasticsearch.node`. */
+  driver: 'embedded' | 'elasticsearch';
+  elasticsearch?: { node: string; indexPrefix: string };
+  /** `local`: the sentence-embedding model in-process; `none`: lexical only; `hashing`: model-free lexical vectors. */
+  embedder: 'local' | 'none' | 'hashing';
+  /** Folder of the local model (model.onnx, tokenizer.json, toolgate-model.json). */
+  modelDir: string;
   funnel: FunnelOptions;
   /** Search results returned when the caller does not say. */
   defaultK: number;

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { ToolRetriever } from './funnel/tool-retriever';
 import { createEmbedder, createToolIndex } from './index/tool-index.factory';
 import { ToolIndex } from './index/tool-index.port';
@@ -11,9 +11,17 @@ import { RETRIEVAL_OPTIONS, RetrievalConfigurableModule, type RetrievalModuleOpt
     {
       provide: ToolRetriever,
       inject: [ToolIndex, RETRIEVAL_OPTIONS],
-      useFactory: (index: ToolIndex, options: RetrievalModuleOptions) => new ToolRetriever(index, createEmbedder(options), options.funnel),
+      useFactory: async (index: ToolIndex, options: RetrievalModuleOptions) => new ToolRetriever(index, await createEmbedder(options), options.funnel),
     },
   ],
   exports: [ToolIndex, ToolRetriever, RETRIEVAL_OPTIONS],
 })
-export class RetrievalModule extends RetrievalConfigurableModule {}
+export class RetrievalModule extends RetrievalConfigurableModule implements OnApplicationShutdown {
+  constructor(@Inject(ToolIndex) private readonly index: ToolIndex) {
+    super();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.index.close();
+  }
+}

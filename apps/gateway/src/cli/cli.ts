@@ -147,7 +147,7 @@ export function buildCli(): Command {
     .option('--train-fraction <f>', 'learn from this seeded fraction of --split and score the rest', fraction)
     .option('--seed <n>', 'seed of the --train-fraction draw', positiveInt, 42)
     .option('--driver <name>', 'index driver', 'embedded')
-    .option('--embedder <name>', 'embedding driver: none (lexical only) or hashing', 'none')
+    .option('--embedder <name>', 'embedding driver: local (the in-process model), none (lexical only) or hashing', 'local')
     .option('--k <list>', 'cut-offs, comma-separated', kList, [1, 3, 5, 10])
     .option('--json', 'print one JSON object only')
     .action(async (options: EvalRetrievalFlags) => {

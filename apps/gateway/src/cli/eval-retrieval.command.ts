@@ -9,7 +9,7 @@ export interface EvalRetrievalFlags {
   trainSplit?: string;
   trainFraction?: number;
   seed: number;
-  driver: string;
+  driver: 'embedded' | 'elasticsearch';
   embedder: string;
   k: number[];
   json?: boolean;
@@ -44,23 +44,32 @@ export function toJsonReport(result: RetrievalEvalResult, driver: string): Recor
 }
 
 export async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
-  if (flags.driver !== 'embedded') {
-    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown driver "${flags.driver}" (available: embedded)`, [{ path: '--driver', message: 'unknown driver' }]);
+  if (flags.driver !== 'embedded' && flags.driver !== 'elasticsearch') {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown driver "${flags.driver}" (available: embedded, elasticsearch)`, [{ path: '--driver', message: 'unknown driver' }]);
   }
-  if (!['none', 'hashing'].includes(flags.embedder)) {
-    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown embedder "${flags.embedder}" (available: none, hashing)`, [{ path: '--embedder', message: 'unknown embedder' }]);
+  const esUrl = process.env.ELASTICSEARCH_URL;
+  if (flags.driver === 'elasticsearch' && !esUrl) {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'the elasticsearch driver needs ELASTICSEARCH_URL', [{ path: 'ELASTICSEARCH_URL', message: 'not set' }]);
+  }
+  if (!['local', 'none', 'hashing'].includes(flags.embedder)) {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown embedder "${flags.embedder}" (available: local, none, hashing)`, [{ path: '--embedder', message: 'unknown embedder' }]);
   }
   const tools = await readEvalTools(flags.tools);
   const queries = await readEvalQueries(flags.queries, new Set(tools.map((t) => t.id)));
   const split = flags.split ?? queries[0].split;
-  const result = await evaluateRetrieval(createRetriever({ driver: 'embedded', embedder: flags.embedder as 'none' | 'hashing' }), tools, queries, {
+  const retriever = await createRetriever({
+    driver: flags.driver,
+    elasticsearch: esUrl ? { node: esUrl, indexPrefix: 'toolgate-eval' } : undefined,
+    embedder: flags.embedder as 'local' | 'none' | 'hashing',
+  });
+  const result = await evaluateRetrieval(retriever, tools, queries, {
     split,
     trainSplit: flags.trainSplit,
     trainFraction: flags.trainFraction,
     seed: flags.seed,
     ks: flags.k,
     onProgress: progressBar(`scoring ${split}`),
-  });
+  }).finally(() => retriever.index.close());
   if (flags.json) return printJson(toJsonReport(result, flags.driver));
   const pct = (v: number | undefined) => (v === undefined ? '-' : (100 * v).toFixed(1));
   process.stdout.write(

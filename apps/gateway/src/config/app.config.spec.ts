@@ -7,7 +7,13 @@ describe('loadConfig', () => {
     expect(config.registry.database).toEqual({ type: 'sqlite', path: '/srv/app/.toolgate/toolgate.db' });
     expect(config.registry.pluginDirs).toEqual(['/srv/app/plugins', '/srv/app/node_modules']);
     expect(config.registry.policyFile).toBeNull();
-    expect(config.retrieval).toEqual({ driver: 'embedded', embedder: 'none', funnel: { recallK: 50, weights: { lexical: 1, semantic: 1 }, rrfK: 60, minSimilarity: 0.25 }, defaultK: 5, maxK: 50 });
+    expect(config.retrieval).toMatchObject({
+      driver: 'embedded',
+      embedder: 'none',
+      funnel: { recallK: 50, weights: { lexical: 1, semantic: 1 }, rrfK: 60, minSimilarity: 0.25 },
+      defaultK: 5,
+      maxK: 50,
+    });
     expect(config.gateway).toMatchObject({ PORT: 4000, GRAPHQL_MAX_DEPTH: 8 });
     expect(config.gateway.HOST).toBeUndefined();
   });

@@ -60,6 +60,9 @@ export async function evaluateRetrieval(retriever: ToolRetriever, tools: EvalToo
   const docs = tools.map((t) => withUsageQueries(evalToolDocument(t), learned.get(t.id) ?? [], options.usageQueriesPerTool));
 
   const indexStarted = performance.now();
+  // A persistent index (Elasticsearch) may hold another set's tools: they must not compete.
+  const wanted = new Set(docs.map((d) => d.id));
+  await retriever.index.remove((await retriever.index.ids()).filter((id) => !wanted.has(id)));
   await retriever.indexTools(docs);
   const indexMs = performance.now() - indexStarted;
 

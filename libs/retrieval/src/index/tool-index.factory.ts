@@ -1,28 +1,38 @@
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { ElasticsearchToolIndex } from '../elasticsearch/elasticsearch-tool-index';
 import { EmbeddedToolIndex } from '../embedded/embedded-tool-index';
 import { CachedEmbedder } from '../embedding/cached.embedder';
 import type { Embedder } from '../embedding/embedder.port';
 import { HashingEmbedder } from '../embedding/hashing.embedder';
+import { defaultModelDir, OnnxEmbedder } from '../embedding/local/onnx.embedder';
 import { DEFAULT_FUNNEL, ToolRetriever } from '../funnel/tool-retriever';
 import type { RetrievalModuleOptions } from '../retrieval.module-definition';
 import type { ToolIndex } from './tool-index.port';
 
 /** A new, empty index of the configured driver (the app's catalog index, or a scratch one for evaluation). */
-export function createToolIndex(options: Pick<RetrievalModuleOptions, 'driver'>): ToolIndex {
+export function createToolIndex(options: Pick<RetrievalModuleOptions, 'driver' | 'elasticsearch'>): ToolIndex {
   switch (options.driver) {
     case 'embedded':
       return new EmbeddedToolIndex();
+    case 'elasticsearch':
+      if (!options.elasticsearch) throw new ToolgateError(ErrorCode.INVALID_CONFIG, 'the elasticsearch driver needs ELASTICSEARCH_URL', [{ path: 'ELASTICSEARCH_URL', message: 'required' }]);
+      return new ElasticsearchToolIndex(options.elasticsearch);
   }
 }
 
-export function createEmbedder(options: Pick<RetrievalModuleOptions, 'embedder'>): Embedder | null {
+/** The configured embedder, cached and batched; null for lexical-only retrieval. Loads (and verifies) a local model. */
+export async function createEmbedder(options: Pick<RetrievalModuleOptions, 'embedder' | 'modelDir'>): Promise<Embedder | null> {
   switch (options.embedder) {
     case 'none':
       return null;
     case 'hashing':
       return new CachedEmbedder(new HashingEmbedder());
+    case 'local':
+      return new CachedEmbedder(await OnnxEmbedder.load(options.modelDir));
   }
 }
 
-export function createRetriever(options: Partial<Pick<RetrievalModuleOptions, 'driver' | 'embedder' | 'funnel'>> = {}): ToolRetriever {
-  return new ToolRetriever(createToolIndex({ driver: options.driver ?? 'embedded' }), createEmbedder({ embedder: options.embedder ?? 'none' }), options.funnel ?? DEFAULT_FUNNEL);
+export async function createRetriever(options: Partial<Pick<RetrievalModuleOptions, 'driver' | 'elasticsearch' | 'embedder' | 'funnel' | 'modelDir'>> = {}): Promise<ToolRetriever> {
+  const embedder = await createEmbedder({ embedder: options.embedder ?? 'none', modelDir: options.modelDir ?? defaultModelDir() });
+  return new ToolRetriever(createToolIndex({ driver: options.driver ?? 'embedded', elasticsearch: options.elasticsearch }), embedder, options.funnel ?? DEFAULT_FUNNEL);
 }

@@ -45,4 +45,6 @@ export abstract class ToolIndex {
   abstract semantic(vector: Float32Array, k: number, filter: ToolSearchFilter, model: string): Promise<RankedHit[]>;
   /** Throws when the index cannot serve searches. */
   abstract ping(): Promise<void>;
+  /** Releases connections; the in-process driver has none. */
+  async close(): Promise<void> {}
 }

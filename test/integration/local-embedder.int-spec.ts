@@ -1,0 +1,50 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultModelDir, dot, OnnxEmbedder, WordPieceTokenizer } from '@toolgate/retrieval';
+import { ErrorCode } from '@toolgate/sdk';
+
+/** The real model, fetched by `npm test` (scripts/fetch-model.sh). Missing is a failure, never a skip. */
+const modelDir = defaultModelDir();
+
+describe('local sentence-embedding model', () => {
+  let embedder: OnnxEmbedder;
+
+  beforeAll(async () => {
+    embedder = await OnnxEmbedder.load(modelDir);
+  });
+
+  it('tokenizes exactly like the reference tokenizers library', () => {
+    const tokenizer = WordPieceTokenizer.fromFile(join(modelDir, 'tokenizer.json'));
+    const reference = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'wordpiece-reference.json'), 'utf8')) as { cases: { text: string; ids: number[] }[] };
+    for (const { text, ids } of reference.cases) expect({ text, ids: tokenizer.encode(text, 256) }).toEqual({ text, ids });
+  });
+
+  it('puts paraphrases close together and unrelated texts apart', async () => {
+    const [a, b, c] = await embedder.embed(['convert kilometers to miles', 'how far is 10 km in miles', 'what is the weather in Paris']);
+    expect(a).toHaveLength(384);
+    expect(dot(a, a)).toBeCloseTo(1, 5);
+    expect(dot(a, b)).toBeGreaterThan(0.6);
+    expect(dot(a, c)).toBeLessThan(0.25);
+    expect(embedder.model).toMatch(/^all-MiniLM-L6-v2@[0-9a-f]{12}$/);
+  });
+
+  it('gives the same vector for a text alone or inside a padded batch', async () => {
+    const [alone] = await embedder.embed(['short']);
+    const batch = await embedder.embed(['a much longer sentence that forces padding of the short one in the batch', 'short']);
+    expect(dot(alone, batch[1])).toBeCloseTo(1, 4);
+  });
+
+  it('refuses a missing or corrupt model with MODEL_UNAVAILABLE naming the setup command', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'model-'));
+    await expect(OnnxEmbedder.load(empty)).rejects.toMatchObject({ code: ErrorCode.MODEL_UNAVAILABLE, message: expect.stringContaining('npm run fetch-model') });
+    const corrupt = mkdtempSync(join(tmpdir(), 'model-'));
+    cpSync(modelDir, corrupt, { recursive: true });
+    const bytes = readFileSync(join(corrupt, 'model.onnx'));
+    bytes[bytes.length - 10] ^= 0xff;
+    writeFileSync(join(corrupt, 'model.onnx'), bytes);
+    await expect(OnnxEmbedder.load(corrupt)).rejects.toMatchObject({ code: ErrorCode.MODEL_UNAVAILABLE, message: expect.stringMatching(/corrupt.*npm run fetch-model/) });
+    rmSync(empty, { recursive: true });
+    rmSync(corrupt, { recursive: true });
+  });
+});
