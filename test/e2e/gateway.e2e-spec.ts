@@ -298,4 +298,44 @@ describe('toolgate CLI', () => {
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('must be a positive integer');
   });
+
+  // The usage-example tests come last, in this order: they change what the shared data dir holds.
+  const examplesFile = (name: string, lines: Record<string, string>[]) => {
+    const path = join(work, name);
+    writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    return path;
+  };
+
+  it('refuses a usage-examples file with an unknown tool, naming file:line', () => {
+    const bad = examplesFile('bad-examples.jsonl', [
+      { query: 'zorblax my quarterly figures', tool: 'table/group-by' },
+      { query: 'zorblax', tool: 'nowhere/thing' },
+    ]);
+    const refused = runCli(['examples', 'import', bad], env);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`INVALID_ARGUMENTS: ${bad}:2: unknown tool "nowhere/thing"`);
+  });
+
+  it('imports usage examples that then steer search', () => {
+    const before = JSON.parse(runCli(['search', 'zorblax', '--json'], env).stdout) as { id: string }[];
+    expect(before[0]?.id).not.toBe('table/group-by');
+    const good = examplesFile('examples.jsonl', [{ query: 'zorblax my quarterly figures', tool: 'table/group-by' }]);
+    const imported = runCli(['examples', 'import', good, '--json'], env);
+    expect(imported.status).toBe(0);
+    // Not a duplicate: the refused file stored nothing.
+    expect(JSON.parse(imported.stdout)).toEqual({ imported: 1, duplicates: 0, dropped: 0, tools: 1 });
+    expect(runCli(['examples', 'import', good], env).stdout).toContain('imported 0 usage examples for 1 tools (1 duplicates skipped)');
+    const listed = JSON.parse(runCli(['examples', 'list', '--tool', 'table/group-by', '--json'], env).stdout) as unknown[];
+    expect(listed).toEqual([expect.objectContaining({ toolId: 'table/group-by', query: 'zorblax my quarterly figures', source: 'import' })]);
+    const after = JSON.parse(runCli(['search', 'zorblax', '--json'], env).stdout) as { id: string }[];
+    expect(after[0]?.id).toBe('table/group-by');
+  });
+
+  it('lets only an admin import usage examples when acting with --key', () => {
+    const policyFile = join(work, 'toolgate.config.yaml');
+    writeFileSync(policyFile, POLICY);
+    const forbidden = runCli(['examples', 'import', join(work, 'examples.jsonl'), '--key', ALICE], { ...env, TOOLGATE_CONFIG: policyFile, BOB_KEY: BOB });
+    expect(forbidden.status).toBe(1);
+    expect(forbidden.stderr).toContain('FORBIDDEN: importing usage examples needs an admin role');
+  });
 });

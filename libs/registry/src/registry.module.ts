@@ -4,6 +4,7 @@ import { AccessPolicyService } from './access/access-policy.service';
 import { CatalogService } from './catalog/catalog.service';
 import { openDataSource } from './persistence/data-source.factory';
 import { REGISTRY_OPTIONS, RegistryConfigurableModule, type RegistryModuleOptions } from './registry.module-definition';
+import { UsageExampleService } from './usage/usage-example.service';
 
 /**
  * Catalog, plugins and access policies over TypeORM (SQLite file by default, PostgreSQL by URL).
@@ -18,8 +19,9 @@ import { REGISTRY_OPTIONS, RegistryConfigurableModule, type RegistryModuleOption
     },
     AccessPolicyService,
     CatalogService,
+    UsageExampleService,
   ],
-  exports: [DataSource, AccessPolicyService, CatalogService],
+  exports: [DataSource, AccessPolicyService, CatalogService, UsageExampleService],
 })
 export class RegistryModule extends RegistryConfigurableModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Registry');

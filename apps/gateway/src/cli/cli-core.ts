@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Module, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AccessPolicyService, CatalogService, type Principal } from '@toolgate/registry';
+import { AccessPolicyService, CatalogService, type Principal, UsageExampleService } from '@toolgate/registry';
 import { Logger } from 'nestjs-pino';
 import { CoreModule } from '../app.module';
 import type { AppConfig } from '../config/app.config';
@@ -10,6 +10,8 @@ import { SyncToolIndexUseCase } from '../use-cases/sync-tool-index.use-case';
 
 export interface CliCore {
   catalog: CatalogService;
+  access: AccessPolicyService;
+  usage: UsageExampleService;
   search: SearchToolsUseCase;
   principal: Principal;
   close(): Promise<void>;
@@ -24,7 +26,8 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
   app.useLogger(app.get(Logger));
   await app.init();
   await app.get(SyncToolIndexUseCase).execute();
-  const principal = app.get(AccessPolicyService).authenticate(key ?? process.env.TOOLGATE_API_KEY);
+  const access = app.get(AccessPolicyService);
+  const principal = access.authenticate(key ?? process.env.TOOLGATE_API_KEY);
   new NestLogger('Cli').debug({ principal }, 'acting as');
-  return { catalog: app.get(CatalogService), search: app.get(SearchToolsUseCase), principal, close: () => app.close() };
+  return { catalog: app.get(CatalogService), access, usage: app.get(UsageExampleService), search: app.get(SearchToolsUseCase), principal, close: () => app.close() };
 }

@@ -1,3 +1,4 @@
+import { USAGE_EXAMPLES_PER_TOOL } from '@toolgate/registry';
 import { Command, InvalidArgumentError } from 'commander';
 import { type AppConfig, loadConfig } from '../config/app.config';
 import type { EvalRetrievalFlags } from './eval-retrieval.command';
@@ -132,6 +133,42 @@ export function buildCli(): Command {
         printTable(
           ['package', 'version', 'status', 'tools', 'error'],
           list.map((p) => [p.packageName, p.version, p.status, p.toolCount, truncate(p.error ? `${p.error.message} ${p.error.details.map((d) => `${d.path}: ${d.message}`).join('; ')}` : '', 70)]),
+        );
+      });
+    });
+
+  const examples = program.command('examples').description('usage examples: queries that led to a tool, added to its index document');
+  examples
+    .command('import')
+    .description('import labelled queries as usage examples (admin); nothing is stored if any line is bad')
+    .argument('<file>', 'JSON Lines: {"query", "tool": "namespace/name"} or the eval format {qid, query, gold[], split} per line')
+    .option('--split <name>', 'only the lines of this split (eval format)')
+    .option('--key <apiKey>', 'act as the principal of this API key (default: $TOOLGATE_API_KEY, or the local admin)')
+    .option('--json', 'print JSON only')
+    .action(async (file: string, options: { split?: string; key?: string; json?: boolean }) => {
+      await withCore(config(), options.key, async (core) => {
+        core.access.assertAdmin(core.principal, 'importing usage examples');
+        const result = await core.usage.importFile(file, { split: options.split });
+        if (options.json) return printJson(result);
+        const dropped = result.dropped > 0 ? `, ${result.dropped} oldest dropped to keep at most ${USAGE_EXAMPLES_PER_TOOL} per tool` : '';
+        process.stdout.write(`imported ${result.imported} usage examples for ${result.tools} tools (${result.duplicates} duplicates skipped${dropped})\n`);
+      });
+    });
+  examples
+    .command('list')
+    .description('list stored usage examples (admin: they are what callers asked)')
+    .option('--tool <id>', 'only this tool (namespace/name)')
+    .option('--key <apiKey>', 'act as the principal of this API key (default: $TOOLGATE_API_KEY, or the local admin)')
+    .option('--json', 'print JSON only')
+    .action(async (options: { tool?: string; key?: string; json?: boolean }) => {
+      await withCore(config(), options.key, async (core) => {
+        core.access.assertAdmin(core.principal, 'listing usage examples');
+        const list = await core.usage.list({ toolId: options.tool });
+        if (options.json) return printJson(list);
+        if (list.length === 0) return void process.stdout.write('no usage examples\n');
+        printTable(
+          ['tool', 'source', 'added', 'query'],
+          list.map((e) => [e.toolId, e.source, e.createdAt.toISOString(), truncate(e.query, 70)]),
         );
       });
     });

@@ -1,28 +1,41 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { CatalogService } from '@toolgate/registry';
-import { buildToolDocument, ToolRetriever } from '@toolgate/retrieval';
+import { CatalogService, UsageExampleService } from '@toolgate/registry';
+import { buildToolDocument, ToolRetriever, withUsageQueries } from '@toolgate/retrieval';
 import { concatMap, type Subscription } from 'rxjs';
 
-/** Keeps the tool index equal to the catalog's active versions; runs after every catalog change. */
+const RETRY_MS = 5_000;
+
+/** Keeps the tool index equal to the catalog's active versions and their usage examples; runs after every catalog change. */
 @Injectable()
 export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('IndexSync');
   private subscription?: Subscription;
+  private running: Promise<unknown> = Promise.resolve();
   private synced = false;
+  private retry?: NodeJS.Timeout;
 
   constructor(
     private readonly catalog: CatalogService,
+    private readonly usage: UsageExampleService,
     private readonly retriever: ToolRetriever,
   ) {}
 
   onModuleInit(): void {
-    this.subscription = this.catalog.changes$.pipe(concatMap(() => this.execute())).subscribe({
-      error: (error: unknown) => this.logger.error({ err: error }, 'index sync failed'),
-    });
+    // A failed sync (index down) is logged and retried until the index is back; the subscription lives on.
+    const syncOnce = () =>
+      (this.running = this.execute().catch((error: unknown) => {
+        this.logger.error({ err: error }, `index sync failed; retrying in ${RETRY_MS / 1000} s`);
+        clearTimeout(this.retry);
+        this.retry = setTimeout(() => this.catalog.notifyChanged(), RETRY_MS).unref();
+      }));
+    this.subscription = this.catalog.changes$.pipe(concatMap(syncOnce)).subscribe();
   }
 
-  onModuleDestroy(): void {
+  /** Lets a sync in flight finish: the index and the database close right after this. */
+  async onModuleDestroy(): Promise<void> {
     this.subscription?.unsubscribe();
+    clearTimeout(this.retry);
+    await this.running.catch(() => undefined);
   }
 
   /** True once the index reflects the catalog at least once. */
@@ -32,7 +45,8 @@ export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
 
   async execute(): Promise<{ indexed: number; removed: number }> {
     const tools = this.catalog.activeTools();
-    const docs = tools.flatMap((t) => (t.active ? [buildToolDocument(t.id, t.active.version, t.active.descriptor)] : []));
+    const examples = await this.usage.examplesFor(tools.map((t) => t.id));
+    const docs = tools.flatMap((t) => (t.active ? [withUsageQueries(buildToolDocument(t.id, t.active.version, t.active.descriptor), examples.get(t.id) ?? [])] : []));
     const { index } = this.retriever;
     if (await this.retriever.needsReindex()) {
       // Vectors of another model are never mixed with this one's: start the index over.

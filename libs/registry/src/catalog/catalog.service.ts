@@ -28,7 +28,7 @@ export class CatalogService {
   private tools = new Map<string, ToolView>();
   private plugins: PluginView[] = [];
   private readonly changed = new Subject<void>();
-  /** Emits after every change of tools, versions or states. */
+  /** Emits after every change of tools, versions, states or usage examples. */
   readonly changes$ = this.changed.asObservable();
 
   constructor(
@@ -135,6 +135,11 @@ export class CatalogService {
     await this.refresh();
     this.changed.next();
     return this.tools.get(toolId) as ToolView;
+  }
+
+  /** Tells subscribers (the index sync) that something they derive from the catalog changed, e.g. a tool's usage examples. */
+  notifyChanged(): void {
+    this.changed.next();
   }
 
   private visible(principal: Principal, tool: ToolView): boolean {

@@ -4,10 +4,13 @@ const STOP_WORDS = new Set(
   ),
 );
 
+/** "ResearchHelper" and "get_weatherForecast" read as words: tool names are often written that way. */
+export const splitIdentifiers = (text: string): string => text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+
 /** Lowercase words of letters and digits, stop words dropped, a light plural strip so "units" meets "unit". */
 export function tokenize(text: string): string[] {
   const tokens: string[] = [];
-  for (const raw of text
+  for (const raw of splitIdentifiers(text)
     .toLowerCase()
     .normalize('NFKD')
     .split(/[^\p{L}\p{N}]+/u)) {

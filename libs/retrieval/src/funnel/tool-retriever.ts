@@ -1,4 +1,5 @@
 import { trace } from '@opentelemetry/api';
+import { splitIdentifiers } from '../documents/tokenizer';
 import type { ToolDocument } from '../documents/tool-document';
 import type { Embedder } from '../embedding/embedder.port';
 import type { RankedHit, ToolIndex, ToolSearchFilter } from '../index/tool-index.port';
@@ -33,7 +34,8 @@ const tracer = trace.getTracer('toolgate.retrieval');
 export const LEXICAL_ONLY = 'lexical-only';
 
 /** The text that stands for a tool in vector space: what it is and does (the model truncates long text). */
-export const embeddingText = (doc: ToolDocument): string => [doc.title === doc.name ? doc.name : `${doc.name}: ${doc.title}`, doc.description, doc.tags.join(', ')].filter(Boolean).join('. ');
+export const embeddingText = (doc: ToolDocument): string =>
+  [doc.title === doc.name ? splitIdentifiers(doc.name) : `${splitIdentifiers(doc.name)}: ${doc.title}`, doc.description, doc.tags.join(', ')].filter(Boolean).join('. ');
 
 /**
  * The retrieval funnel: embeds and indexes tools; answers a query with lexical and semantic recall,

@@ -1,0 +1,180 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ErrorCode, type ErrorDetail, ToolgateError } from '@toolgate/sdk';
+import { DataSource, type EntityManager, In } from 'typeorm';
+import { CatalogService } from '../catalog/catalog.service';
+import { ToolUsageExampleEntity, type UsageExampleSource } from '../persistence/tool-usage-example.entity';
+import { ToolVersionEntity } from '../persistence/tool-version.entity';
+import { invalidLines, type LabelledExample, normalizeExampleQuery, queryProblem, readExampleFile, toolIdProblem } from './usage-example-file';
+
+/** Examples kept per tool: enough to cover its phrasings, few enough to keep its document focused. */
+export const USAGE_EXAMPLES_PER_TOOL = 100;
+/** Ids per `IN (...)` list, well under the bind-parameter limits of SQLite and PostgreSQL. */
+const CHUNK = 500;
+
+export interface UsageExampleImportResult {
+  /** New examples stored (duplicates of stored ones, or of earlier lines, are not). */
+  imported: number;
+  duplicates: number;
+  /** Examples the per-tool bound removed: the oldest stored ones, or the file's own earlier lines. */
+  dropped: number;
+  /** Distinct tools the file gave examples for. */
+  tools: number;
+}
+
+export interface UsageExampleView {
+  toolId: string;
+  query: string;
+  source: UsageExampleSource;
+  createdAt: Date;
+}
+
+const chunks = <T>(items: readonly T[]): T[][] => Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
+const keyOf = (toolId: string, normalized: string) => `${toolId}\n${normalized}`;
+
+/**
+ * Queries that led to a tool, learned from usage or imported from a labelled file; the index adds them
+ * to the tool's document. De-duplicated per tool (case and spacing ignored) and bounded per tool, the
+ * oldest going first.
+ */
+@Injectable()
+export class UsageExampleService {
+  private readonly logger = new Logger('UsageExamples');
+  /** Last write time handed out; strictly increasing, so successive writes of this process never tie. */
+  private lastWrite = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly catalog: CatalogService,
+  ) {}
+
+  /**
+   * Stores one example; false when the tool already has it. Does not re-sync the index: a caller that
+   * records many (the executor) calls `catalog.notifyChanged()` once it is done.
+   */
+  async record(toolId: string, query: string, source: UsageExampleSource): Promise<boolean> {
+    const problems = [
+      { path: '/tool', message: toolIdProblem(toolId, 'tool') },
+      { path: '/query', message: queryProblem(query) },
+    ].filter((p): p is ErrorDetail => p.message !== null);
+    if (problems.length > 0) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `invalid usage example: ${problems.map((p) => p.message).join('; ')}`, problems);
+    if ((await this.unknownTools([toolId])).size > 0) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool "${toolId}" not found`);
+    const { imported } = await this.store([{ toolId, query: query.trim() }], source);
+    return imported === 1;
+  }
+
+  /**
+   * Imports a labelled JSON Lines file (see `readExampleFile`). All or nothing: a bad line or an
+   * unknown tool id stores nothing. The index re-syncs afterwards.
+   */
+  async importFile(path: string, options: { split?: string } = {}): Promise<UsageExampleImportResult> {
+    const examples = await readExampleFile(path, options.split);
+    const unknown = await this.unknownTools(examples.map((e) => e.toolId));
+    if (unknown.size > 0) {
+      throw invalidLines(examples.filter((e) => unknown.has(e.toolId)).map((e) => ({ path: `${path}:${e.line}`, message: `unknown tool "${e.toolId}": no such tool in the catalog` })));
+    }
+    const stored = await this.store(examples, 'import');
+    const result = { ...stored, tools: new Set(examples.map((e) => e.toolId)).size };
+    this.logger.log({ file: path, split: options.split, ...result }, 'usage examples imported');
+    this.catalog.notifyChanged();
+    return result;
+  }
+
+  /** Each tool's example queries, oldest write first (the order `withUsageQueries` expects); tools without any are absent. */
+  async examplesFor(toolIds: readonly string[]): Promise<Map<string, string[]>> {
+    const byTool = new Map<string, string[]>();
+    for (const ids of chunks([...new Set(toolIds)])) {
+      const rows = await this.dataSource.getRepository(ToolUsageExampleEntity).find({
+        select: { toolId: true, query: true },
+        where: { toolId: In(ids) },
+        order: { createdAt: 'ASC', id: 'ASC' },
+      });
+      for (const row of rows) byTool.set(row.toolId, [...(byTool.get(row.toolId) ?? []), row.query]);
+    }
+    return byTool;
+  }
+
+  /** Stored examples, by tool and then oldest write first. */
+  async list(filter: { toolId?: string } = {}): Promise<UsageExampleView[]> {
+    const rows = await this.dataSource.getRepository(ToolUsageExampleEntity).find({
+      where: filter.toolId === undefined ? {} : { toolId: filter.toolId },
+      order: { toolId: 'ASC', createdAt: 'ASC', id: 'ASC' },
+    });
+    return rows.map(({ toolId, query, source, createdAt }) => ({ toolId, query, source, createdAt }));
+  }
+
+  /** The ids among these that name no tool in the catalog (any version, any state). */
+  private async unknownTools(toolIds: readonly string[]): Promise<Set<string>> {
+    const unknown = new Set(toolIds);
+    for (const ids of chunks([...unknown])) {
+      const rows = await this.dataSource
+        .getRepository(ToolVersionEntity)
+        .createQueryBuilder('v')
+        .select('DISTINCT v.tool_id', 'toolId')
+        .where({ toolId: In(ids) })
+        .getRawMany<{ toolId: string }>();
+      for (const row of rows) unknown.delete(row.toolId);
+    }
+    return unknown;
+  }
+
+  /** Inserts the new examples and applies the bound, in one transaction. */
+  private async store(examples: readonly Omit<LabelledExample, 'line'>[], source: UsageExampleSource): Promise<Omit<UsageExampleImportResult, 'tools'>> {
+    return this.dataSource.transaction(async (tx) => {
+      const repo = tx.getRepository(ToolUsageExampleEntity);
+      const toolIds = [...new Set(examples.map((e) => e.toolId))];
+      const seen = new Set<string>();
+      for (const ids of chunks(toolIds)) {
+        const rows = await repo.find({ select: { toolId: true, normalized: true }, where: { toolId: In(ids) } });
+        for (const row of rows) seen.add(keyOf(row.toolId, row.normalized));
+      }
+      const at = this.nextWriteTime();
+      const fresh: ToolUsageExampleEntity[] = [];
+      for (const { toolId, query } of examples) {
+        const normalized = normalizeExampleQuery(query);
+        if (seen.has(keyOf(toolId, normalized))) continue;
+        seen.add(keyOf(toolId, normalized));
+        fresh.push(repo.create({ toolId, query, normalized, source, createdAt: at }));
+      }
+      // One write shares one instant, so the database cannot order it: over the bound, its later lines win here.
+      const perTool = new Map<string, number>();
+      const kept = fresh
+        .toReversed()
+        .filter((row) => {
+          const count = (perTool.get(row.toolId) ?? 0) + 1;
+          perTool.set(row.toolId, count);
+          return count <= USAGE_EXAMPLES_PER_TOOL;
+        })
+        .toReversed();
+      // A concurrent writer may have stored the same example since the read: ignoring the conflict keeps `record` idempotent.
+      for (const rows of chunks(kept)) await repo.createQueryBuilder().insert().values(rows).orIgnore().execute();
+      const dropped = fresh.length - kept.length + (await this.applyBound(tx, toolIds));
+      return { imported: fresh.length, duplicates: examples.length - fresh.length, dropped };
+    });
+  }
+
+  /** Deletes the oldest examples of every tool over the bound; returns how many went. */
+  private async applyBound(tx: EntityManager, toolIds: readonly string[]): Promise<number> {
+    const repo = tx.getRepository(ToolUsageExampleEntity);
+    let dropped = 0;
+    for (const ids of chunks(toolIds)) {
+      const over = await repo
+        .createQueryBuilder('e')
+        .select('e.tool_id', 'toolId')
+        .where({ toolId: In(ids) })
+        .groupBy('e.tool_id')
+        .having('COUNT(*) > :bound', { bound: USAGE_EXAMPLES_PER_TOOL })
+        .getRawMany<{ toolId: string }>();
+      for (const { toolId } of over) {
+        const stale = await repo.find({ select: { id: true }, where: { toolId }, order: { createdAt: 'DESC', id: 'DESC' }, skip: USAGE_EXAMPLES_PER_TOOL });
+        for (const rows of chunks(stale.map((r) => r.id))) await repo.delete({ id: In(rows) });
+        dropped += stale.length;
+      }
+    }
+    return dropped;
+  }
+
+  private nextWriteTime(): Date {
+    this.lastWrite = Math.max(Date.now(), this.lastWrite + 1);
+    return new Date(this.lastWrite);
+  }
+}

@@ -1,0 +1,142 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { CatalogService, RegistryModule, ToolVersionState, USAGE_EXAMPLES_PER_TOOL, UsageExampleService } from '@toolgate/registry';
+import { ErrorCode } from '@toolgate/sdk';
+import { DataSource } from 'typeorm';
+import { type DatabaseKind, testDatabase } from '../support/databases';
+import { echoPlugin, writePlugin } from '../support/plugin-fixtures';
+
+const jsonl = (lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
+/** Examples of one write share its instant, so their order among themselves is not part of the contract. */
+const sorted = (queries: readonly string[] | undefined) => [...(queries ?? [])].sort();
+
+describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kind) => {
+  let app: INestApplicationContext;
+  let drop: () => Promise<void>;
+  let work: string;
+  let usage: UsageExampleService;
+  let catalog: CatalogService;
+  let file = 0;
+  /** Writes a JSON Lines file and returns its path. */
+  const examplesFile = (lines: unknown[]) => {
+    const path = join(work, `examples-${++file}.jsonl`);
+    writeFileSync(path, jsonl(lines));
+    return path;
+  };
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'toolgate-usage-'));
+    // 1.1.0 ships echo/say and echo/shout.
+    writePlugin(join(work, 'plugins'), echoPlugin('1.1.0'));
+    const db = await testDatabase(kind);
+    drop = db.drop;
+    const moduleRef = await Test.createTestingModule({
+      imports: [RegistryModule.forRoot({ database: db.options, pluginDirs: [join(work, 'plugins')], policyFile: null, newVersionState: ToolVersionState.ACTIVE })],
+    }).compile();
+    app = await moduleRef.init();
+    usage = app.get(UsageExampleService);
+    catalog = app.get(CatalogService);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await drop?.();
+  });
+
+  it('applies migrations that match the entities exactly', async () => {
+    const pending = await app.get(DataSource).driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it('imports both file formats, keeps only the asked split, and tells the catalog subscribers', async () => {
+    let changes = 0;
+    const subscription = catalog.changes$.subscribe(() => changes++);
+    const simple = examplesFile([{ query: 'repeat after me', tool: 'echo/say' }, '', { query: 'SAY IT LOUDER', tool: 'echo/shout' }]);
+    await expect(usage.importFile(simple)).resolves.toEqual({ imported: 2, duplicates: 0, dropped: 0, tools: 2 });
+    const evalFormat = examplesFile([
+      { qid: '1', query: 'parrot my words', gold: ['echo/say'], split: 'train' },
+      { qid: '2', query: 'yell and repeat', gold: ['echo/say', 'echo/shout'], split: 'train' },
+      { qid: '3', query: 'held-out question', gold: ['echo/say'], split: 'test' },
+    ]);
+    await expect(usage.importFile(evalFormat, { split: 'train' })).resolves.toEqual({ imported: 3, duplicates: 0, dropped: 0, tools: 2 });
+    subscription.unsubscribe();
+    expect(changes).toBe(2);
+    const examples = await usage.examplesFor(['echo/say', 'echo/shout', 'echo/nothing']);
+    // Oldest write first; the test split never leaks in.
+    expect([...examples.keys()].sort()).toEqual(['echo/say', 'echo/shout']);
+    expect(examples.get('echo/say')?.[0]).toBe('repeat after me');
+    expect(sorted(examples.get('echo/say')?.slice(1))).toEqual(['parrot my words', 'yell and repeat']);
+    expect(examples.get('echo/shout')).toEqual(['SAY IT LOUDER', 'yell and repeat']);
+    expect((await usage.list({ toolId: 'echo/shout' })).map((e) => e.source)).toEqual(['import', 'import']);
+    await expect(usage.importFile(evalFormat, { split: 'dev' })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, message: expect.stringContaining('no usage examples of split "dev"') });
+  });
+
+  it('de-duplicates per tool, ignoring case and spacing, within a file and against what is stored', async () => {
+    const path = examplesFile([
+      { query: '  Repeat   AFTER me ', tool: 'echo/say' },
+      { query: 'repeat after me', tool: 'echo/shout' },
+      { query: 'Repeat after ME', tool: 'echo/shout' },
+    ]);
+    await expect(usage.importFile(path)).resolves.toEqual({ imported: 1, duplicates: 2, dropped: 0, tools: 2 });
+    await expect(usage.importFile(path)).resolves.toEqual({ imported: 0, duplicates: 3, dropped: 0, tools: 2 });
+    await expect(usage.record('echo/say', 'PARROT my words', 'execution')).resolves.toBe(false);
+    await expect(usage.record('echo/say', 'echo this back', 'execution')).resolves.toBe(true);
+    await expect(usage.record('echo/say', 'echo  this back', 'execution')).resolves.toBe(false);
+    const say = (await usage.examplesFor(['echo/say'])).get('echo/say');
+    expect(sorted(say)).toEqual(['echo this back', 'parrot my words', 'repeat after me', 'yell and repeat']);
+    expect(say?.at(-1)).toBe('echo this back');
+  });
+
+  it('keeps at most the newest examples per tool, dropping the oldest in the same write', async () => {
+    const before = (await usage.examplesFor(['echo/shout'])).get('echo/shout') ?? [];
+    const queries = Array.from({ length: USAGE_EXAMPLES_PER_TOOL + 5 }, (_, i) => `shout number ${i}`);
+    const result = await usage.importFile(examplesFile(queries.map((query) => ({ query, tool: 'echo/shout' }))));
+    // The file alone is over the bound: everything stored before goes, then the file's own first lines.
+    expect(result).toEqual({ imported: queries.length, duplicates: 0, dropped: before.length + 5, tools: 1 });
+    expect(sorted((await usage.examplesFor(['echo/shout'])).get('echo/shout'))).toEqual(sorted(queries.slice(5)));
+    // One more write pushes out one example of the oldest write left.
+    await expect(usage.record('echo/shout', 'one more shout', 'execution')).resolves.toBe(true);
+    const after = (await usage.examplesFor(['echo/shout'])).get('echo/shout') ?? [];
+    expect(after).toHaveLength(USAGE_EXAMPLES_PER_TOOL);
+    expect(after.at(-1)).toBe('one more shout');
+    expect(queries.slice(5).filter((q) => !after.includes(q))).toHaveLength(1);
+    // The other tool is untouched by this tool's bound.
+    expect((await usage.examplesFor(['echo/say'])).get('echo/say')).toHaveLength(4);
+  });
+
+  it('refuses a file naming an unknown tool, storing nothing of it', async () => {
+    const stored = (await usage.list()).length;
+    const path = examplesFile([
+      { query: 'a fine new example', tool: 'echo/say' },
+      { qid: '9', query: 'who knows', gold: ['echo/say', 'nowhere/tool'], split: 'train' },
+    ]);
+    await expect(usage.importFile(path)).rejects.toMatchObject({
+      code: ErrorCode.INVALID_ARGUMENTS,
+      message: `${path}:2: unknown tool "nowhere/tool": no such tool in the catalog`,
+      details: [{ path: `${path}:2`, message: expect.stringContaining('nowhere/tool') }],
+    });
+    expect(await usage.list()).toHaveLength(stored);
+    await expect(usage.record('nowhere/tool', 'who knows', 'execution')).rejects.toMatchObject({ code: ErrorCode.TOOL_NOT_FOUND });
+  });
+
+  it('refuses a file with a bad line, naming every bad file:line, storing nothing of it', async () => {
+    const stored = (await usage.list()).length;
+    const path = examplesFile([
+      { query: 'another fine example', tool: 'echo/say' },
+      '{"query": "unterminated"',
+      { query: '', tool: 'echo/say' },
+      { query: 'versioned', tool: 'echo/say@1.1.0' },
+      { query: 'no label at all' },
+      { query: 'x'.repeat(501), tool: 'echo/say' },
+    ]);
+    const error = await usage.importFile(path).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, message: expect.stringMatching(new RegExp(`^${path}:2: not valid JSON.*\\(and 4 more\\)$`)) });
+    expect((error as { details: { path: string }[] }).details.map((d) => d.path)).toEqual([2, 3, 4, 5, 6].map((line) => `${path}:${line}`));
+    expect(await usage.list()).toHaveLength(stored);
+    await expect(usage.importFile(join(work, 'missing.jsonl'))).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, message: expect.stringContaining('cannot read') });
+    await expect(usage.record('echo/say', '   ', 'execution')).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, details: [{ path: '/query' }] });
+  });
+});
