@@ -27,7 +27,6 @@ import {
   type ToolSearchFilter,
 } from '@toolgate/retrieval';
 import { type BenchQuery, catalog, DATASETS_DIR, loadDatasets, perturb, rng, VARIANT_NOISE_SIGMA } from './catalog';
-import { rawLexicalRequest, rawSemanticRequest } from './es-raw';
 import { gc, type LatencyStats, latency, mb, ratio, round, timed } from './stats';
 
 type Driver = 'embedded' | 'elasticsearch';
@@ -265,14 +264,16 @@ async function runDriver(
       };
       const raw = async () => {
         if (!es) return;
-        const lexicalBody = rawLexicalRequest(alias, q.query, RECALL_K, FILTER);
+        // The driver's own request bodies, sent straight through the official client.
+        const esIndex = index as ElasticsearchToolIndex;
+        const lexicalBody = esIndex.lexicalRequest(q.query, RECALL_K, FILTER)?.request;
         if (lexicalBody) {
           const l = await timed(() => es.client.search(lexicalBody));
           rawLexical.latencies.push(l.ms);
           rawLexical.hits.push(l.value.hits.hits.map((h) => h._id as string));
           took.lexical.push(l.value.took);
         } else rawLexical.hits.push([]);
-        const semanticBody = rawSemanticRequest(alias, queryVectors[i], RECALL_K, FILTER, embedder.model);
+        const semanticBody = esIndex.semanticRequest(queryVectors[i], RECALL_K, FILTER, embedder.model);
         const s = await timed(() => es.client.search(semanticBody));
         rawSemantic.latencies.push(s.ms);
         rawSemantic.hits.push(s.value.hits.hits.map((h) => h._id as string));

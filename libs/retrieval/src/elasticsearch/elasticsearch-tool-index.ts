@@ -141,20 +141,18 @@ export class ElasticsearchToolIndex extends ToolIndex {
     return count === 0 ? null : state.model;
   }
 
-  async lexical(text: string, k: number, filter: ToolSearchFilter): Promise<RankedHit[]> {
+  /**
+   * The search request `lexical` sends, or null when it sends none (no terms, k = 0). Public so the
+   * benchmark can send the very same body through the raw client and compare round trips.
+   */
+  lexicalRequest(text: string, k: number, filter: ToolSearchFilter): { request: estypes.SearchRequest; terms: string[] } | null {
     const size = window(k);
     const terms = [...new Set(tokenize(text))].slice(0, MAX_QUERY_TERMS);
-    if (size === 0 || terms.length === 0) return [];
-    const response = await this.call('lexical search', () =>
-      this.client.search<{ version: string }>({
-        index: this.alias,
-        ignore_unavailable: true,
-        allow_no_indices: true,
-        size,
-        _source: ['version'],
-        track_total_hits: false,
-        track_scores: true,
-        sort: BEST_FIRST,
+    if (size === 0 || terms.length === 0) return null;
+    return {
+      terms,
+      request: {
+        ...this.searchBase(size),
         query: {
           bool: {
             // One named clause per term: the same BM25 sum as a `match`, and each hit says which terms it holds.
@@ -163,8 +161,35 @@ export class ElasticsearchToolIndex extends ToolIndex {
             filter: [filterQuery(filter)],
           },
         },
-      }),
-    );
+      },
+    };
+  }
+
+  /** The search request `semantic` sends (see `lexicalRequest`). */
+  semanticRequest(vector: Float32Array, k: number, filter: ToolSearchFilter, model: string): estypes.SearchRequest {
+    const size = window(k);
+    return {
+      ...this.searchBase(size),
+      knn: {
+        field: 'vectors.vector',
+        query_vector: Array.from(vector),
+        k: size,
+        num_candidates: Math.min(MAX_WINDOW, Math.max(100, 4 * size)),
+        // The model term also guards against another writer having switched the space since `known`.
+        filter: [filterQuery(filter), { term: { model } }],
+      },
+    };
+  }
+
+  private searchBase(size: number) {
+    return { index: this.alias, ignore_unavailable: true, allow_no_indices: true, size, _source: ['version'], track_total_hits: false, track_scores: true, sort: BEST_FIRST };
+  }
+
+  async lexical(text: string, k: number, filter: ToolSearchFilter): Promise<RankedHit[]> {
+    const built = this.lexicalRequest(text, k, filter);
+    if (!built) return [];
+    const { request, terms } = built;
+    const response = await this.call('lexical search', () => this.client.search<{ version: string }>(request));
     return response.hits.hits.map((hit, i) => {
       const named = hit.matched_queries;
       const matched = new Set(Array.isArray(named) ? named : Object.keys(named ?? {}));
@@ -184,27 +209,7 @@ export class ElasticsearchToolIndex extends ToolIndex {
     let state = this.known ?? (await this.state());
     this.known = state;
     if (!sameSpace(state, model, vector)) return [];
-    const search = () =>
-      this.call('semantic search', () =>
-        this.client.search<{ version: string }>({
-          index: this.alias,
-          ignore_unavailable: true,
-          allow_no_indices: true,
-          size,
-          _source: ['version'],
-          track_total_hits: false,
-          track_scores: true,
-          sort: BEST_FIRST,
-          knn: {
-            field: 'vectors.vector',
-            query_vector: Array.from(vector),
-            k: size,
-            num_candidates: Math.min(MAX_WINDOW, Math.max(100, 4 * size)),
-            // The model term also guards against another writer having switched the space since `known`.
-            filter: [filterQuery(filter), { term: { model } }],
-          },
-        }),
-      );
+    const search = () => this.call('semantic search', () => this.client.search<{ version: string }>(this.semanticRequest(vector, k, filter, model)));
     let response: Awaited<ReturnType<typeof search>>;
     try {
       response = await search();
