@@ -54,7 +54,6 @@ export interface ToolContext {
   principal: ToolPrincipal;
 }
 
-export type ToolRun<Args, Output> = (args: Args, ctx: ToolContext) => Promise<Output> | Output;
 export type ToolHealthCheck = (signal: AbortSignal) => Promise<boolean | { healthy: boolean; detail?: string }>;
 
 /** What a plugin declares for one tool. Data fields are hashed into the descriptor hash; functions are not. */

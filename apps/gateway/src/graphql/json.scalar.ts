@@ -1,1 +1,0 @@
-export { GraphQLJSON as JSONScalar } from 'graphql-type-json';
