@@ -13,5 +13,6 @@ export type {
   ToolCall,
   ToolChoice,
 } from './plan/plan.types';
+export { type LlmEndpointOptions, type PlannerEnv, type PlannerModuleOptions, plannerEnvSchema, plannerOptionsFromEnv } from './planner.config';
 export { Planner } from './planning/planner.port';
 export { ImageDescriber, type ImageDescription } from './understanding/image-describer.port';

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/** The OpenAI-compatible endpoint the LLM planner and the vision describer share. */
+export interface LlmEndpointOptions {
+  /** Unset with a local server that needs no key. */
+  apiKey?: string;
+  /** Unset: api.openai.com. */
+  baseURL?: string;
+  model: string;
+  /** Per request, in milliseconds. */
+  timeoutMs: number;
+  /** Retries on 429/5xx (Retry-After honoured). */
+  maxRetries: number;
+}
+
+export interface PlannerModuleOptions {
+  /** `deterministic`: no model (the default); `llm`: the OpenAI-compatible endpoint. */
+  planner: 'deterministic' | 'llm';
+  llm: LlmEndpointOptions & {
+    /** Upper bound on prompt + completion tokens per planning request. */
+    maxTokens: number;
+    /** Rounds in which the model is shown its own errors (malformed JSON, unknown tools, invalid arguments). */
+    repairRounds: number;
+  };
+  /** `ocr`: local tesseract (the default); `vision`: a vision model on the endpoint; `none`: images are refused. */
+  imageDescriber: 'ocr' | 'vision' | 'none';
+  visionModel: string;
+  /** IANA zone for dates and times a task gives without one. */
+  timeZone: string;
+  /** Candidates handed to the planner (the top K of the retrieval funnel). */
+  candidates: number;
+}
+
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export const plannerEnvSchema = z.object({
+  TOOLGATE_PLANNER: z.enum(['deterministic', 'llm']).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  TOOLGATE_LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  TOOLGATE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  TOOLGATE_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  TOOLGATE_LLM_MAX_TOKENS: z.coerce.number().int().min(256).max(1_000_000).default(16_000),
+  TOOLGATE_LLM_REPAIR_ROUNDS: z.coerce.number().int().min(0).max(5).default(1),
+  TOOLGATE_IMAGE_DESCRIBER: z.enum(['ocr', 'vision', 'none']).optional(),
+  TOOLGATE_VISION_MODEL: z.string().min(1).optional(),
+  TOOLGATE_TIME_ZONE: z.string().refine(isTimeZone, 'must be an IANA time zone, e.g. Europe/Berlin').default('UTC'),
+  TOOLGATE_PLAN_CANDIDATES: z.coerce.number().int().min(1).max(100).default(10),
+});
+export type PlannerEnv = z.infer<typeof plannerEnvSchema>;
+
+export function plannerOptionsFromEnv(env: PlannerEnv): PlannerModuleOptions {
+  const endpointConfigured = env.OPENAI_API_KEY !== undefined || env.OPENAI_BASE_URL !== undefined;
+  return {
+    // An OpenAI key or base URL alone switches to the LLM planner, as in the production profile.
+    planner: env.TOOLGATE_PLANNER ?? (endpointConfigured ? 'llm' : 'deterministic'),
+    llm: {
+      apiKey: env.OPENAI_API_KEY,
+      baseURL: env.OPENAI_BASE_URL,
+      model: env.TOOLGATE_LLM_MODEL,
+      timeoutMs: env.TOOLGATE_LLM_TIMEOUT_MS,
+      maxRetries: env.TOOLGATE_LLM_MAX_RETRIES,
+      maxTokens: env.TOOLGATE_LLM_MAX_TOKENS,
+      repairRounds: env.TOOLGATE_LLM_REPAIR_ROUNDS,
+    },
+    imageDescriber: env.TOOLGATE_IMAGE_DESCRIBER ?? (env.TOOLGATE_VISION_MODEL ? 'vision' : 'ocr'),
+    visionModel: env.TOOLGATE_VISION_MODEL ?? env.TOOLGATE_LLM_MODEL,
+    timeZone: env.TOOLGATE_TIME_ZONE,
+    candidates: env.TOOLGATE_PLAN_CANDIDATES,
+  };
+}
