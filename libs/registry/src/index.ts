@@ -13,4 +13,5 @@ export { loadPlugin, type PluginLoadResult } from './plugins/plugin-loader';
 export { type RegistryEnv, registryEnvSchema, registryOptionsFromEnv } from './registry.config';
 export { RegistryModule } from './registry.module';
 export type { DatabaseOptions, RegistryModuleOptions } from './registry.module-definition';
+export { SESSION_ID_PATTERN, type SessionOwner, SessionStoreService, sessionIdProblem } from './sessions/session-store.service';
 export { USAGE_EXAMPLES_PER_TOOL, type UsageExampleImportResult, UsageExampleService, type UsageExampleView } from './usage/usage-example.service';

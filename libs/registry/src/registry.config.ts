@@ -14,6 +14,17 @@ export const registryEnvSchema = z.object({
   TOOLGATE_PLUGIN_DIRS: z.string().optional(),
   TOOLGATE_CONFIG: z.string().min(1).optional(),
   TOOLGATE_NEW_VERSION_STATE: z.enum(ToolVersionState).default(ToolVersionState.ACTIVE),
+  TOOLGATE_SESSION_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(64 * 1024),
+  TOOLGATE_SESSION_TTL_HOURS: z.coerce
+    .number()
+    .min(0.01)
+    .max(24 * 365)
+    .default(7 * 24),
 });
 export type RegistryEnv = z.infer<typeof registryEnvSchema>;
 
@@ -32,5 +43,6 @@ export function registryOptionsFromEnv(env: RegistryEnv, cwd = process.cwd()): R
     pluginDirs,
     policyFile,
     newVersionState: env.TOOLGATE_NEW_VERSION_STATE,
+    sessions: { maxBytes: env.TOOLGATE_SESSION_MAX_BYTES, ttlMs: env.TOOLGATE_SESSION_TTL_HOURS * 3600 * 1000 },
   };
 }

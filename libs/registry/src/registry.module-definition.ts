@@ -11,6 +11,8 @@ export interface RegistryModuleOptions {
   policyFile: string | null;
   /** State of a newly seen version of a tool that already has versions. */
   newVersionState: ToolVersionState;
+  /** Conversation state bounds; defaults: 64 KiB per session, forgotten after 7 idle days. */
+  sessions?: { maxBytes: number; ttlMs: number };
 }
 
 export const {

@@ -4,6 +4,7 @@ import { AccessPolicyService } from './access/access-policy.service';
 import { CatalogService } from './catalog/catalog.service';
 import { openDataSource } from './persistence/data-source.factory';
 import { REGISTRY_OPTIONS, RegistryConfigurableModule, type RegistryModuleOptions } from './registry.module-definition';
+import { SessionStoreService } from './sessions/session-store.service';
 import { UsageExampleService } from './usage/usage-example.service';
 
 /**
@@ -20,8 +21,9 @@ import { UsageExampleService } from './usage/usage-example.service';
     AccessPolicyService,
     CatalogService,
     UsageExampleService,
+    SessionStoreService,
   ],
-  exports: [DataSource, AccessPolicyService, CatalogService, UsageExampleService],
+  exports: [DataSource, AccessPolicyService, CatalogService, UsageExampleService, SessionStoreService],
 })
 export class RegistryModule extends RegistryConfigurableModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Registry');
