@@ -29,6 +29,21 @@ export interface PlannerModuleOptions {
   timeZone: string;
   /** Candidates handed to the planner (the top K of the retrieval funnel). */
   candidates: number;
+  /** Image input limits and the local OCR; defaults apply when absent. */
+  images?: ImageInputOptions;
+}
+
+export interface ImageInputOptions {
+  /** Upper bound on one decoded image, in bytes. */
+  maxBytes: number;
+  ocr: {
+    /** The tesseract executable. */
+    command: string;
+    /** Tesseract language codes joined by `+`. */
+    languages: string;
+    /** Per image; the OCR process is killed after it. */
+    timeoutMs: number;
+  };
 }
 
 const isTimeZone = (zone: string) => {
@@ -53,6 +68,18 @@ export const plannerEnvSchema = z.object({
   TOOLGATE_VISION_MODEL: z.string().min(1).optional(),
   TOOLGATE_TIME_ZONE: z.string().refine(isTimeZone, 'must be an IANA time zone, e.g. Europe/Berlin').default('UTC'),
   TOOLGATE_PLAN_CANDIDATES: z.coerce.number().int().min(1).max(100).default(10),
+  TOOLGATE_IMAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
+  TOOLGATE_TESSERACT: z.string().min(1).default('tesseract'),
+  TOOLGATE_OCR_LANGUAGES: z
+    .string()
+    .regex(/^[A-Za-z_]+(\+[A-Za-z_]+)*$/, 'must be tesseract language codes joined by +, e.g. eng or eng+deu')
+    .default('eng'),
+  TOOLGATE_OCR_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
 });
 export type PlannerEnv = z.infer<typeof plannerEnvSchema>;
 
@@ -74,5 +101,9 @@ export function plannerOptionsFromEnv(env: PlannerEnv): PlannerModuleOptions {
     visionModel: env.TOOLGATE_VISION_MODEL ?? env.TOOLGATE_LLM_MODEL,
     timeZone: env.TOOLGATE_TIME_ZONE,
     candidates: env.TOOLGATE_PLAN_CANDIDATES,
+    images: {
+      maxBytes: env.TOOLGATE_IMAGE_MAX_BYTES,
+      ocr: { command: env.TOOLGATE_TESSERACT, languages: env.TOOLGATE_OCR_LANGUAGES, timeoutMs: env.TOOLGATE_OCR_TIMEOUT_MS },
+    },
   };
 }
