@@ -27,6 +27,15 @@ export interface MissingArgument {
   description?: string;
 }
 
+/** Tokens a model reported for the requests behind one answer. */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** Chat-completion requests answered (repair rounds included; client retries are not). */
+  requests: number;
+}
+
 export interface Plan {
   id: string;
   decision: Decision;
@@ -36,6 +45,8 @@ export interface Plan {
   missing?: MissingArgument[];
   /** Why this decision: for NO_MATCH / ANSWER_DIRECTLY / CLARIFY, and for refusals (e.g. an injected instruction ignored). */
   explanation?: string;
+  /** Model tokens spent on this plan (LLM planner only), summed over its repair rounds. */
+  usage?: TokenUsage;
 }
 
 /** An image that is part of a task: base64 data with its declared type. */
@@ -94,6 +105,8 @@ export interface Selection {
   question?: string;
   missing?: MissingArgument[];
   explanation?: string;
+  /** Model tokens spent on this selection (LLM planner only), summed over its repair rounds. */
+  usage?: TokenUsage;
   candidates: PlanningCandidate[];
   calls: ToolCall[];
 }
