@@ -1,4 +1,4 @@
-import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 
 /**
  * Images with known text, made offline for OCR and vision tests (a line of text, a table screenshot).
@@ -34,12 +34,12 @@ export interface TableImageOptions extends TextImageOptions {
 
 const PADDING = 24;
 
-function encode(canvas: ReturnType<typeof createCanvas>, mimeType: ImageMime): Buffer {
+function encode(canvas: Canvas, mimeType: ImageMime): Buffer {
   if (mimeType === 'image/png') return canvas.toBuffer('image/png');
   return mimeType === 'image/jpeg' ? canvas.toBuffer('image/jpeg', 95) : canvas.toBuffer('image/webp', 95);
 }
 
-function page(width: number, height: number): { canvas: ReturnType<typeof createCanvas>; g: SKRSContext2D } {
+function page(width: number, height: number): { canvas: Canvas; g: SKRSContext2D } {
   const canvas = createCanvas(Math.ceil(width), Math.ceil(height));
   const g = canvas.getContext('2d');
   g.fillStyle = '#ffffff';

@@ -7,6 +7,7 @@ export { dot, Embedder, type EmbeddingKind, normalize } from './embedding/embedd
 export { HashingEmbedder } from './embedding/hashing.embedder';
 export { defaultModelDir, FETCH_MODEL_COMMAND, OnnxEmbedder } from './embedding/local/onnx.embedder';
 export { WordPieceTokenizer } from './embedding/local/wordpiece.tokenizer';
+export { DEFAULT_OPENAI_EMBEDDER, OpenAIEmbedder, type OpenAIEmbedderOptions } from './embedding/openai/openai.embedder';
 export { type EvalQuery, type EvalTool, evalToolDocument, readEvalQueries, readEvalTools } from './evaluation/eval-dataset';
 export { evaluateRetrieval, type RetrievalEvalOptions, type RetrievalEvalResult } from './evaluation/evaluate-retrieval';
 export { completeAt, ndcgAt, percentile, type RetrievalReport, RetrievalScorer, recallAt, reciprocalRank } from './evaluation/retrieval-metrics';

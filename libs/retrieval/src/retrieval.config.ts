@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defaultModelDir } from './embedding/local/onnx.embedder';
+import { DEFAULT_OPENAI_EMBEDDER } from './embedding/openai/openai.embedder';
 import type { RetrievalModuleOptions } from './retrieval.module-definition';
 
 export const retrievalEnvSchema = z
@@ -10,7 +11,12 @@ export const retrievalEnvSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lowercase Elasticsearch index name')
       .default('toolgate-tools'),
-    TOOLGATE_EMBEDDER: z.enum(['local', 'none', 'hashing']).default('none'),
+    TOOLGATE_EMBEDDER: z.enum(['local', 'none', 'hashing', 'openai']).default('none'),
+    TOOLGATE_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
+    TOOLGATE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(16_384).optional(),
+    TOOLGATE_EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    OPENAI_BASE_URL: z.url().optional(),
     TOOLGATE_MODEL_DIR: z.string().min(1).optional(),
     TOOLGATE_SEARCH_DEFAULT_K: z.coerce.number().int().min(1).max(100).default(5),
     TOOLGATE_SEARCH_MAX_K: z.coerce.number().int().min(1).max(1000).default(50),
@@ -21,7 +27,11 @@ export const retrievalEnvSchema = z
       .default('1,1'),
     TOOLGATE_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.25),
   })
-  .refine((env) => env.TOOLGATE_INDEX !== 'elasticsearch' || env.ELASTICSEARCH_URL !== undefined, { path: ['ELASTICSEARCH_URL'], message: 'is required when TOOLGATE_INDEX=elasticsearch' });
+  .refine((env) => env.TOOLGATE_INDEX !== 'elasticsearch' || env.ELASTICSEARCH_URL !== undefined, { path: ['ELASTICSEARCH_URL'], message: 'is required when TOOLGATE_INDEX=elasticsearch' })
+  .refine((env) => env.TOOLGATE_EMBEDDER !== 'openai' || env.OPENAI_API_KEY !== undefined || env.OPENAI_BASE_URL !== undefined, {
+    path: ['OPENAI_API_KEY'],
+    message: 'is required when TOOLGATE_EMBEDDER=openai (or OPENAI_BASE_URL for a server that needs no key)',
+  });
 export type RetrievalEnv = z.infer<typeof retrievalEnvSchema>;
 
 export function retrievalOptionsFromEnv(env: RetrievalEnv): RetrievalModuleOptions {
@@ -32,6 +42,14 @@ export function retrievalOptionsFromEnv(env: RetrievalEnv): RetrievalModuleOptio
     elasticsearch: env.ELASTICSEARCH_URL ? { node: env.ELASTICSEARCH_URL, indexPrefix: env.TOOLGATE_ES_INDEX } : undefined,
     embedder: env.TOOLGATE_EMBEDDER,
     modelDir: defaultModelDir({ ...process.env, TOOLGATE_MODEL_DIR: env.TOOLGATE_MODEL_DIR }),
+    openai: {
+      ...DEFAULT_OPENAI_EMBEDDER,
+      apiKey: env.OPENAI_API_KEY,
+      baseURL: env.OPENAI_BASE_URL,
+      model: env.TOOLGATE_EMBEDDING_MODEL,
+      dimensions: env.TOOLGATE_EMBEDDING_DIMENSIONS,
+      batchSize: env.TOOLGATE_EMBEDDING_BATCH_SIZE,
+    },
     funnel: { recallK: env.TOOLGATE_RECALL_K, weights: { lexical, semantic }, rrfK: 60, minSimilarity: env.TOOLGATE_MIN_SIMILARITY },
     defaultK: env.TOOLGATE_SEARCH_DEFAULT_K,
     maxK: env.TOOLGATE_SEARCH_MAX_K,

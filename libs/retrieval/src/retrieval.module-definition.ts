@@ -1,12 +1,15 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
+import type { OpenAIEmbedderOptions } from './embedding/openai/openai.embedder';
 import type { FunnelOptions } from './funnel/tool-retriever';
 
 export interface RetrievalModuleOptions {
   /** `embedded`: in-process index, the zero-config default; `elasticsearch`: a cluster at `elasticsearch.node`. */
   driver: 'embedded' | 'elasticsearch';
   elasticsearch?: { node: string; indexPrefix: string };
-  /** `local`: the sentence-embedding model in-process; `none`: lexical only; `hashing`: model-free lexical vectors. */
-  embedder: 'local' | 'none' | 'hashing';
+  /** `local`: the sentence-embedding model in-process; `none`: lexical only; `hashing`: model-free lexical vectors; `openai`: an OpenAI-compatible endpoint. */
+  embedder: 'local' | 'none' | 'hashing' | 'openai';
+  /** The OpenAI-compatible embeddings endpoint, for `embedder: 'openai'`. */
+  openai?: OpenAIEmbedderOptions;
   /** Folder of the local model (model.onnx, tokenizer.json, toolgate-model.json). */
   modelDir: string;
   funnel: FunnelOptions;

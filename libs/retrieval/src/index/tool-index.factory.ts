@@ -5,6 +5,7 @@ import { CachedEmbedder } from '../embedding/cached.embedder';
 import type { Embedder } from '../embedding/embedder.port';
 import { HashingEmbedder } from '../embedding/hashing.embedder';
 import { defaultModelDir, OnnxEmbedder } from '../embedding/local/onnx.embedder';
+import { DEFAULT_OPENAI_EMBEDDER, OpenAIEmbedder } from '../embedding/openai/openai.embedder';
 import { DEFAULT_FUNNEL, ToolRetriever } from '../funnel/tool-retriever';
 import type { RetrievalModuleOptions } from '../retrieval.module-definition';
 import type { ToolIndex } from './tool-index.port';
@@ -21,7 +22,7 @@ export function createToolIndex(options: Pick<RetrievalModuleOptions, 'driver' |
 }
 
 /** The configured embedder, cached and batched; null for lexical-only retrieval. Loads (and verifies) a local model. */
-export async function createEmbedder(options: Pick<RetrievalModuleOptions, 'embedder' | 'modelDir'>): Promise<Embedder | null> {
+export async function createEmbedder(options: Pick<RetrievalModuleOptions, 'embedder' | 'modelDir' | 'openai'>): Promise<Embedder | null> {
   switch (options.embedder) {
     case 'none':
       return null;
@@ -29,10 +30,14 @@ export async function createEmbedder(options: Pick<RetrievalModuleOptions, 'embe
       return new CachedEmbedder(new HashingEmbedder());
     case 'local':
       return new CachedEmbedder(await OnnxEmbedder.load(options.modelDir));
+    case 'openai': {
+      const openai = { ...DEFAULT_OPENAI_EMBEDDER, ...options.openai };
+      return new CachedEmbedder(new OpenAIEmbedder(openai), openai.batchSize);
+    }
   }
 }
 
-export async function createRetriever(options: Partial<Pick<RetrievalModuleOptions, 'driver' | 'elasticsearch' | 'embedder' | 'funnel' | 'modelDir'>> = {}): Promise<ToolRetriever> {
-  const embedder = await createEmbedder({ embedder: options.embedder ?? 'none', modelDir: options.modelDir ?? defaultModelDir() });
+export async function createRetriever(options: Partial<Pick<RetrievalModuleOptions, 'driver' | 'elasticsearch' | 'embedder' | 'funnel' | 'modelDir' | 'openai'>> = {}): Promise<ToolRetriever> {
+  const embedder = await createEmbedder({ embedder: options.embedder ?? 'none', modelDir: options.modelDir ?? defaultModelDir(), openai: options.openai });
   return new ToolRetriever(createToolIndex({ driver: options.driver ?? 'embedded', elasticsearch: options.elasticsearch }), embedder, options.funnel ?? DEFAULT_FUNNEL);
 }
