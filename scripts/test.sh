@@ -34,6 +34,9 @@ export ELASTICSEARCH_URL
 echo "== fetch the embedding model (cached after the first run)" >&2
 bash scripts/fetch-model.sh >/dev/null
 
+echo "== tesseract OCR and a font for the image tests (apt-get when missing)" >&2
+bash scripts/ensure-tesseract.sh
+
 echo "== jest" >&2
 status=0
 npx jest --ci --json --outputFile=.cache/jest-results.json "$@" || status=$?
