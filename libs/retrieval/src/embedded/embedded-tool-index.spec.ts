@@ -1,3 +1,4 @@
+import { ErrorCode } from '@toolgate/sdk';
 import type { ToolDocument } from '../documents/tool-document';
 import { HashingEmbedder } from '../embedding/hashing.embedder';
 import { EmbeddedToolIndex } from './embedded-tool-index';
@@ -76,5 +77,36 @@ describe('EmbeddedToolIndex', () => {
   it('returns nothing for a query with no content words and honours k', async () => {
     expect(await index.lexical('the of and', 5, everything)).toEqual([]);
     expect(await index.lexical('convert', 1, everything)).toHaveLength(1);
+  });
+
+  it('answers the same after replacing and removing most of a large catalog as a fresh index of what is left', async () => {
+    const many = Array.from({ length: 3000 }, (_, i) => doc(`t${i % 7}/tool${i}`, `tool number ${i} handles ${['mail', 'maps', 'money', 'music'][i % 4]} tasks ${i % 11}`));
+    const vectors = await embedder.embed(many.map((d) => d.description));
+    const tools = many.map((d, i) => ({ doc: d, vectors: [vectors[i]] }));
+    await index.upsert(tools, MODEL);
+    const replaced = tools.slice(0, 2500).map((t) => ({ doc: { ...t.doc, version: '2.0.0' }, vectors: t.vectors }));
+    await index.upsert(replaced, MODEL);
+    await index.remove(many.slice(2500, 2900).map((d) => d.id));
+    const fresh = new EmbeddedToolIndex();
+    const own = await embedder.embed(docs.map((d) => d.description));
+    await fresh.upsert([...docs.map((d, i) => ({ doc: d, vectors: [own[i]] })), ...tools.slice(2900), ...replaced], MODEL);
+    expect((await index.ids()).sort()).toEqual((await fresh.ids()).sort());
+    const [query] = await embedder.embed(['money tasks 7']);
+    const someTools = { scope: [{ idGlob: 't3/*', maxRisk: 'read' as const }] };
+    for (const filter of [everything, someTools]) {
+      expect(await index.lexical('money tasks 7', 20, filter)).toEqual(await fresh.lexical('money tasks 7', 20, filter));
+      expect(await index.semantic(query, 20, filter, MODEL)).toEqual(await fresh.semantic(query, 20, filter, MODEL));
+    }
+  });
+
+  it('starts a new vector space on a model change, keeping the other tools findable by text; rejects mixed dimensions', async () => {
+    const other = new HashingEmbedder(64);
+    const [vector] = await other.embed([docs[0].description]);
+    await index.upsert([{ doc: docs[0], vectors: [vector] }], other.model);
+    expect(await index.embeddingModel()).toBe(other.model);
+    expect((await index.semantic(vector, 5, everything, other.model)).map((h) => h.id)).toEqual(['units/convert']);
+    expect((await index.lexical('money', 5, everything)).map((h) => h.id)).toEqual(['currency/convert']);
+    await expect(index.upsert([{ doc: docs[1], vectors: [new Float32Array(8)] }], other.model)).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS });
+    await expect(index.semantic(new Float32Array(8), 5, everything, other.model)).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS });
   });
 });

@@ -2,7 +2,7 @@ import { compileToolGlob, RISK_ORDER } from '@toolgate/sdk';
 import type { ToolDocument } from '../documents/tool-document';
 import type { ToolSearchFilter } from '../index/tool-index.port';
 
-export function compileFilter(filter: ToolSearchFilter): (doc: ToolDocument) => boolean {
+function compileFilter(filter: ToolSearchFilter): (doc: ToolDocument) => boolean {
   const clauses = filter.scope.map((c) => ({ matches: compileToolGlob(c.idGlob), maxRank: RISK_ORDER.indexOf(c.maxRisk) }));
   const categories = filter.categories && filter.categories.length > 0 ? new Set(filter.categories) : null;
   return (doc) => {
@@ -12,18 +12,55 @@ export function compileFilter(filter: ToolSearchFilter): (doc: ToolDocument) => 
   };
 }
 
-/** Compiled filters, cached: a principal's scope repeats across its queries. */
-export class FilterCache {
-  private readonly compiled = new Map<string, (doc: ToolDocument) => boolean>();
+interface Evaluated {
+  matches: (doc: ToolDocument) => boolean;
+  /** 1 where the slot's document is live and passes the filter. */
+  bits: Uint8Array;
+  /** Slots below this are evaluated. */
+  upTo: number;
+}
 
-  get(filter: ToolSearchFilter): (doc: ToolDocument) => boolean {
+/**
+ * Filters evaluated once per slot and kept as bitsets, per distinct filter (a principal's scope
+ * repeats across its queries): a query reads one byte per document instead of matching globs.
+ * Slots only ever get appended, so a bitset is extended to new slots, and a dying slot is cleared
+ * in every bitset; the index clears the cache when it renumbers slots.
+ */
+export class FilterBitsets {
+  private readonly byFilter = new Map<string, Evaluated>();
+
+  constructor(private readonly maxFilters = 64) {}
+
+  /** The filter's bitset over `docs` (by slot; null = removed). */
+  get(filter: ToolSearchFilter, docs: readonly (ToolDocument | null)[]): Uint8Array {
     const key = JSON.stringify(filter);
-    let predicate = this.compiled.get(key);
-    if (!predicate) {
-      if (this.compiled.size >= 256) this.compiled.clear();
-      predicate = compileFilter(filter);
-      this.compiled.set(key, predicate);
+    let entry = this.byFilter.get(key);
+    if (!entry) {
+      if (this.byFilter.size >= this.maxFilters) this.byFilter.clear();
+      entry = { matches: compileFilter(filter), bits: new Uint8Array(docs.length), upTo: 0 };
+      this.byFilter.set(key, entry);
     }
-    return predicate;
+    if (entry.upTo < docs.length) {
+      if (entry.bits.length < docs.length) {
+        const bits = new Uint8Array(Math.max(docs.length, entry.bits.length * 2));
+        bits.set(entry.bits);
+        entry.bits = bits;
+      }
+      for (let slot = entry.upTo; slot < docs.length; slot++) {
+        const doc = docs[slot];
+        entry.bits[slot] = doc !== null && entry.matches(doc) ? 1 : 0;
+      }
+      entry.upTo = docs.length;
+    }
+    return entry.bits;
+  }
+
+  /** The slot's document is gone: no filter lets it through. */
+  kill(slot: number): void {
+    for (const entry of this.byFilter.values()) if (slot < entry.upTo) entry.bits[slot] = 0;
+  }
+
+  clear(): void {
+    this.byFilter.clear();
   }
 }
