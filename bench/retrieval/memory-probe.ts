@@ -57,8 +57,9 @@ async function main(): Promise<void> {
   process.stdout.write(
     `${JSON.stringify({
       size: indexed,
-      deltaMb: { rss: mb(delta.rss), heapUsed: mb(delta.heapUsed), arrayBuffers: mb(delta.arrayBuffers) },
-      per10kMb: { rss: per10k(delta.rss), heapUsed: per10k(delta.heapUsed), arrayBuffers: per10k(delta.arrayBuffers) },
+      deltaMb: { rss: mb(delta.rss), heapUsed: mb(delta.heapUsed), arrayBuffers: mb(delta.arrayBuffers), external: mb(delta.external) },
+      // `external` holds the array buffers and, beyond them, the WebAssembly memory (the int8 vector copies).
+      per10kMb: { rss: per10k(delta.rss), heapUsed: per10k(delta.heapUsed), arrayBuffers: per10k(delta.arrayBuffers), external: per10k(delta.external) },
       absoluteMb: { rss: mb(after.rss), heapUsed: mb(after.heapUsed) },
     })}\n`,
   );

@@ -28,8 +28,8 @@ interface Agreement {
 
 interface Memory {
   size: number;
-  per10kMb?: { rss: number; heapUsed: number; arrayBuffers: number };
-  deltaMb?: { rss: number; heapUsed: number; arrayBuffers: number };
+  per10kMb?: { rss: number; heapUsed: number; arrayBuffers: number; external?: number };
+  deltaMb?: { rss: number; heapUsed: number; arrayBuffers: number; external?: number };
   error?: string;
 }
 
@@ -68,10 +68,13 @@ if (run.agreement.length > 0) {
 }
 
 if (run.memory) {
-  out.push('', '| tools | heap MB / 10k | array buffers MB / 10k | RSS MB / 10k | total heap + buffers MB |', '|---:|---:|---:|---:|---:|');
+  out.push('', '| tools | heap MB / 10k | external MB / 10k (array buffers + wasm) | RSS MB / 10k | total heap + external MB |', '|---:|---:|---:|---:|---:|');
   for (const m of run.memory.sizes) {
     if (m.error || !m.per10kMb || !m.deltaMb) out.push(`| ${m.size} | failed: ${m.error} | | | |`);
-    else out.push(`| ${m.size} | ${m.per10kMb.heapUsed} | ${m.per10kMb.arrayBuffers} | ${m.per10kMb.rss} | ${(m.deltaMb.heapUsed + m.deltaMb.arrayBuffers).toFixed(1)} |`);
+    else {
+      const external = m.deltaMb.external ?? m.deltaMb.arrayBuffers;
+      out.push(`| ${m.size} | ${m.per10kMb.heapUsed} | ${m.per10kMb.external ?? m.per10kMb.arrayBuffers} | ${m.per10kMb.rss} | ${(m.deltaMb.heapUsed + external).toFixed(1)} |`);
+    }
   }
 }
 process.stdout.write(`${out.join('\n')}\n`);

@@ -70,9 +70,14 @@ export class EmbeddedToolIndex extends ToolIndex {
         }
       }
       const slot = this.docs.length;
-      const entries = [...tf].map(([term, frequency]) => [this.intern(term), frequency]).sort((a, b) => a[0] - b[0]);
-      for (const [term, frequency] of entries) this.postings[term].add(slot, frequency);
-      this.termsOf.push(Int32Array.from(entries, (e) => e[0]));
+      const held = new Int32Array(tf.size);
+      let next = 0;
+      for (const [term, frequency] of tf) {
+        const id = this.intern(term);
+        this.postings[id].add(slot, frequency);
+        held[next++] = id;
+      }
+      this.termsOf.push(held.sort());
       if (slot === this.lengths.length) this.lengths = grown(this.lengths, slot * 2);
       this.lengths[slot] = length;
       this.totalLength += length;
