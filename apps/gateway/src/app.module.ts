@@ -3,6 +3,7 @@ import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { TerminusModule } from '@nestjs/terminus';
+import { createImageDescriber, ImageDescriber } from '@toolgate/planner';
 import { RegistryModule } from '@toolgate/registry';
 import { RetrievalModule } from '@toolgate/retrieval';
 import type { Request } from 'express';
@@ -28,8 +29,8 @@ export class CoreModule {
         RegistryModule.forRoot({ ...config.registry, isGlobal: true }),
         RetrievalModule.forRoot({ ...config.retrieval, isGlobal: true }),
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, SearchToolsUseCase, SyncToolIndexUseCase],
-      exports: [APP_CONFIG, SearchToolsUseCase, SyncToolIndexUseCase],
+      providers: [{ provide: APP_CONFIG, useValue: config }, { provide: ImageDescriber, useFactory: () => createImageDescriber(config.planner) }, SearchToolsUseCase, SyncToolIndexUseCase],
+      exports: [APP_CONFIG, ImageDescriber, SearchToolsUseCase, SyncToolIndexUseCase],
     };
   }
 }

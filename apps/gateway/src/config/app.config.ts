@@ -1,3 +1,4 @@
+import { type PlannerModuleOptions, plannerEnvSchema, plannerOptionsFromEnv } from '@toolgate/planner';
 import { type RegistryModuleOptions, registryEnvSchema, registryOptionsFromEnv } from '@toolgate/registry';
 import { type RetrievalModuleOptions, retrievalEnvSchema, retrievalOptionsFromEnv } from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
@@ -22,9 +23,10 @@ export interface AppConfig {
   gateway: z.infer<typeof gatewayEnvSchema>;
   registry: RegistryModuleOptions;
   retrieval: RetrievalModuleOptions;
+  planner: PlannerModuleOptions;
 }
 
-const SCHEMAS = [gatewayEnvSchema, registryEnvSchema, retrievalEnvSchema] as const;
+const SCHEMAS = [gatewayEnvSchema, registryEnvSchema, retrievalEnvSchema, plannerEnvSchema] as const;
 
 /** Validates the whole environment once, with one schema per lib; every bad variable is named. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
@@ -39,15 +41,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     gateway: gatewayEnvSchema.parse(env),
     registry: registryOptionsFromEnv(registryEnvSchema.parse(env), cwd),
     retrieval: retrievalOptionsFromEnv(retrievalEnvSchema.parse(env)),
+    planner: plannerOptionsFromEnv(plannerEnvSchema.parse(env)),
   };
 }
 
-/** Config safe to print: credentials in URLs are replaced. */
+/** Config safe to print: credentials in URLs and API keys are replaced. */
 export function maskConfig(config: AppConfig): unknown {
-  const mask = (value: unknown): unknown => {
+  const mask = (value: unknown, key = ''): unknown => {
+    if (/apiKey$/i.test(key) && typeof value === 'string') return '****';
     if (typeof value === 'string') return value.replace(/(\/\/[^:/@]+:)[^@]+@/, '$1****@');
-    if (Array.isArray(value)) return value.map(mask);
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v)]));
+    if (Array.isArray(value)) return value.map((item) => mask(item));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v, k)]));
     return value;
   };
   return mask(config);

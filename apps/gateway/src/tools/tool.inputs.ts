@@ -1,7 +1,7 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
 import { ToolVersionState } from '@toolgate/registry';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsBase64, IsEnum, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsBase64, IsEnum, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 
 @InputType()
 export class ToolFilterInput {
@@ -23,21 +23,27 @@ export class ToolFilterInput {
 
 @InputType()
 export class ImageInput {
-  @Field()
-  @IsIn(['image/png', 'image/jpeg', 'image/webp'], { message: 'mimeType must be image/png, image/jpeg or image/webp' })
+  @Field({ description: 'Declared type; must agree with the bytes. Local OCR reads PNG, JPEG, GIF, TIFF, BMP and WebP; a vision model PNG, JPEG, GIF and WebP.' })
+  @IsString()
+  @MaxLength(100)
   mimeType!: string;
 
-  @Field({ description: 'The image, base64-encoded (at most 10 MiB decoded).' })
+  @Field({ description: 'The image, base64-encoded (at most TOOLGATE_IMAGE_MAX_BYTES decoded, 10 MiB by default).' })
   @IsBase64()
   @MaxLength(14_000_000)
   dataBase64!: string;
+
+  @Field({ nullable: true, description: 'A file name, used in explanations and errors.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
 }
 
 @InputType()
 export class SearchToolsInput {
-  @Field()
+  @Field({ description: 'The task in words; may be empty when images carry it.' })
   @IsString()
-  @MinLength(1, { message: 'query must not be empty' })
   @MaxLength(4000)
   query!: string;
 

@@ -1,4 +1,5 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import type { ImageDescription } from '@toolgate/planner';
 import type { PluginView, ToolVersionView, ToolView } from '@toolgate/registry';
 import { ToolVersionState } from '@toolgate/registry';
 import type { RetrievedTool } from '@toolgate/retrieval';
@@ -92,6 +93,15 @@ export class Tool {
   }
 }
 
+@ObjectType({ description: 'Text an image of the query contributed: it was appended to the query before retrieval.' })
+export class ImageText {
+  @Field(() => Int, { description: 'Position of the image in the input (0-based).' }) index!: number;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field({ description: '`ocr` (local tesseract) or `vision` (a model).' }) source!: string;
+  @Field() mimeType!: string;
+  @Field() text!: string;
+}
+
 @ObjectType({ description: 'Why a tool matched: its rank and score at each stage of the funnel.' })
 export class MatchExplanation {
   @Field({ description: 'Human summary of why the tool matched.' }) summary!: string;
@@ -102,12 +112,14 @@ export class MatchExplanation {
   @Field(() => Float, { nullable: true, description: "Cosine similarity of the closest of the tool's vectors." }) vectorScore!: number | null;
   @Field(() => Float, { description: 'Reciprocal rank fusion score.' }) fusedScore!: number;
   @Field(() => [String]) matchedTerms!: string[];
+  @Field(() => [ImageText], { description: 'Text each image of the query contributed, in input order (empty without images).' }) images!: ImageText[];
 
-  static from(hit: RetrievedTool): MatchExplanation {
+  static from(hit: RetrievedTool, images: ImageDescription[] = []): MatchExplanation {
     const parts = [
       hit.lexical ? `BM25 rank ${hit.lexical.rank} (${hit.lexical.score.toFixed(2)}; matched ${hit.lexical.matchedTerms.join(', ')})` : 'no lexical match',
       hit.semantic ? `vector rank ${hit.semantic.rank} (cosine ${hit.semantic.score.toFixed(3)})` : 'not among the nearest vectors',
     ];
+    if (images.length > 0) parts.push(`query included text from ${images.length} image${images.length === 1 ? '' : 's'}`);
     return {
       summary: `${parts.join('; ')}; fused ${hit.fused.toFixed(4)}`,
       rank: hit.rank,
@@ -117,6 +129,7 @@ export class MatchExplanation {
       vectorScore: hit.semantic?.score ?? null,
       fusedScore: hit.fused,
       matchedTerms: hit.lexical?.matchedTerms ?? [],
+      images: images.map((image, index) => ({ index, name: image.name ?? null, source: image.source, mimeType: image.mimeType, text: image.text })),
     };
   }
 }

@@ -39,7 +39,9 @@ export class OpenAIVisionDescriber extends ImageDescriber {
       // A local OpenAI-compatible server may need no key, but the client insists on one.
       apiKey: options.apiKey ?? 'unused',
       baseURL: options.baseURL,
-      timeout: options.timeoutMs,
+      // Each image has its own deadline (below), which ends attempts and retries alike; the client's own
+      // timer only backs it up.
+      timeout: options.timeoutMs + 1_000,
       maxRetries: options.maxRetries,
     });
   }
@@ -56,6 +58,7 @@ export class OpenAIVisionDescriber extends ImageDescriber {
 
   private async ask(image: DecodedImage, index: number, count: number, signal?: AbortSignal): Promise<string> {
     const label = `image ${index + 1}${image.name ? ` (${image.name})` : ''}`;
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
       completion = await this.client.chat.completions.create(
@@ -74,10 +77,10 @@ export class OpenAIVisionDescriber extends ImageDescriber {
             },
           ],
         },
-        { signal },
+        { signal: signal ? AbortSignal.any([signal, deadline]) : deadline },
       );
     } catch (error) {
-      throw this.failure(error, label);
+      throw this.failure(error, label, signal);
     }
     const content = completion?.choices?.[0]?.message?.content;
     if (typeof content !== 'string' || content.trim() === '') {
@@ -86,9 +89,9 @@ export class OpenAIVisionDescriber extends ImageDescriber {
     return content.trim();
   }
 
-  private failure(error: unknown, label: string): ToolgateError {
-    if (error instanceof APIUserAbortError) return new ToolgateError(ErrorCode.TIMEOUT, `describing ${label} was cancelled`, [], { cause: error });
-    if (error instanceof APIConnectionTimeoutError)
+  private failure(error: unknown, label: string, signal?: AbortSignal): ToolgateError {
+    if (error instanceof APIUserAbortError && signal?.aborted) return new ToolgateError(ErrorCode.TIMEOUT, `describing ${label} was cancelled`, [], { cause: error });
+    if (error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError)
       return new ToolgateError(ErrorCode.TIMEOUT, `the vision model did not answer for ${label} within ${this.options.timeoutMs} ms`, [], { cause: error });
     const status = error instanceof APIError && error.status ? ` (HTTP ${error.status})` : '';
     return new ToolgateError(ErrorCode.MODEL_UNAVAILABLE, `the vision model ${this.options.model} failed on ${label}${status}: ${(error as Error).message}`, [], { cause: error });
