@@ -80,7 +80,9 @@ const filler = (i: number) =>
     run: async ({ text }) => ({ text }),
   });
 
-const catalog: PlanningCandidate[] = [['weather', weather], ['units', convert], ['mail', email], ...Array.from({ length: 9 }, (_, i) => ['misc', filler(i)] as const)].map(([namespace, tool], i) => ({
+type Entry = [namespace: string, tool: Parameters<typeof toDescriptor>[0]];
+const entries: Entry[] = [['weather', weather], ['units', convert], ['mail', email], ...Array.from({ length: 9 }, (_, i): Entry => ['misc', filler(i)])];
+const catalog: PlanningCandidate[] = entries.map(([namespace, tool], i) => ({
   id: `${namespace}/${tool.name}`,
   version: '1.0.0',
   descriptor: toDescriptor(tool),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ErrorDetail, ToolgateError } from '@toolgate/sdk';
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { Plan, PlanningCandidate, ReplanFeedback, Selection, TaskInput, TokenUsage, ToolCall } from '../plan/plan.types';
+import type { Plan, PlanningCandidate, PlanningPrincipal, ReplanFeedback, Selection, TaskInput, TokenUsage, ToolCall } from '../plan/plan.types';
 import type { PlannerModuleOptions } from '../planner.config';
 import { Planner } from '../planning/planner.port';
 import { CandidateTools, CLARIFY_FUNCTION } from './candidate-tools';
@@ -49,7 +49,8 @@ export class LlmPlanner extends Planner {
     this.endpoint = { baseURL: options.baseURL ?? OPENAI_URL, model: options.model, timeoutMs: options.timeoutMs, maxRetries: options.maxRetries };
   }
 
-  async select(task: TaskInput, candidates: PlanningCandidate[]): Promise<Selection> {
+  /** The principal is not sent: the candidates already are what it may discover. */
+  async select(task: TaskInput, candidates: PlanningCandidate[], _principal?: PlanningPrincipal): Promise<Selection> {
     assertTask(task);
     const tools = new CandidateTools(candidates);
     const early = earlyDecision(task, tools);
@@ -84,7 +85,7 @@ export class LlmPlanner extends Planner {
     return { ...settled.value, candidates, usage: settled.usage };
   }
 
-  async plan(task: TaskInput, candidates: PlanningCandidate[]): Promise<Plan> {
+  async plan(task: TaskInput, candidates: PlanningCandidate[], _principal?: PlanningPrincipal): Promise<Plan> {
     assertTask(task);
     const tools = new CandidateTools(candidates);
     const early = earlyDecision(task, tools);
