@@ -1,3 +1,7 @@
+export { CandidateTools } from './llm/candidate-tools';
+export { LlmPlanner, type LlmPlannerOptions } from './llm/llm.planner';
+export { planRequest, selectionRequest } from './llm/llm-requests';
+export { countTokens, promptTokens } from './llm/prompt-tokens';
 export type {
   Binding,
   Decision,
@@ -10,6 +14,7 @@ export type {
   Selection,
   TaskImage,
   TaskInput,
+  TokenUsage,
   ToolCall,
   ToolChoice,
 } from './plan/plan.types';
