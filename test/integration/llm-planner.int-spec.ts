@@ -1,7 +1,6 @@
+import { LlmPlanner, type LlmPlannerOptions, type PlanningCandidate, type PlanningPrincipal, type TaskInput } from '@toolgate/planner';
 import { defineTool, ErrorCode, type ToolgateError, toDescriptor } from '@toolgate/sdk';
 import { APIError } from 'openai';
-import { LlmPlanner, type LlmPlannerOptions } from '../../libs/planner/src/llm/llm.planner';
-import type { PlanningCandidate, PlanningPrincipal, TaskInput } from '../../libs/planner/src/plan/plan.types';
 import { chatCompletion, errorReply, type OpenAIWireServer, type RecordedRequest, startOpenAIWireServer } from '../support/openai-wire-server';
 
 /** The LLM planner through the real `openai` client against a local server replaying scripted OpenAI replies. */
