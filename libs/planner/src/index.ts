@@ -26,3 +26,13 @@ export { ImageDescriber, type ImageDescription } from './understanding/image-des
 export { DEFAULT_MAX_IMAGE_BYTES, type DecodedImage, decodeImages, type ImageFormat, sniffImageFormat } from './understanding/image-input';
 export { OpenAIVisionDescriber, VISION_SYSTEM_PROMPT, type VisionDescriberOptions } from './understanding/openai-vision.image-describer';
 export { DEFAULT_TESSERACT_OPTIONS, TESSERACT_INSTALL_COMMAND, TesseractImageDescriber, type TesseractOptions } from './understanding/tesseract.image-describer';
+export type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './deterministic/argument-filler';
+export { DeterministicPlanner, type DeterministicPlannerOptions } from './deterministic/deterministic.planner';
+export { bindingTo, isBinding, linkBySchema, parseBinding, type SchemaLink } from './deterministic/schema.linker';
+export { orderSteps } from './deterministic/step.orderer';
+export { DEFAULT_SPLIT, type SplitOptions, type SplitResult, type SubGoal, splitSubGoals } from './deterministic/sub-goal.splitter';
+export { DEFAULT_MATCHER_WEIGHTS, type MatcherWeights, type ToolMatch, ToolMatcher } from './deterministic/tool.matcher';
+export { DEFAULT_PLAN_EVAL, evaluatePlanner, type PlanEvalOptions, type PlanEvalResult, type PlanEvalSplit, type PlannerFactoryContext, planGraph, splitSamples, taskBenchDescriptor } from './evaluation/plan.evaluator';
+export { linkF1, nodeF1, type PlanGraph, type PlanReport, PlanScorer, sameNodes, setF1 } from './evaluation/plan.metrics';
+export { parseStepLine, readTaskBench, type TaskBenchDataset, type TaskBenchSample, type TaskBenchTool } from './evaluation/taskbench.reader';
+export { type EdgeEvidence, type Predecessor, type ToolEdge, ToolGraph, toolKey } from './graph/tool.graph';

@@ -191,6 +191,21 @@ export function buildCli(): Command {
       const { evalRetrieval } = await import('./eval-retrieval.command');
       await evalRetrieval(options);
     });
+  evaluation
+    .command('plan')
+    .description('node-F1, link-F1, accuracy and planning latency on a TaskBench-format folder (data.json, tool_desc.json, graph_desc.json, split_ids.json)')
+    .requiredOption('--dataset <dir>', 'the TaskBench-format folder')
+    .option('--split <name>', 'test (the test_ids of split_ids.json) or dev (a fixed fifth of the other samples, for tuning)', 'test')
+    .option('--planner <name>', 'deterministic or llm', 'deterministic')
+    .option('--embedder <name>', 'local (the in-process model) or none (lexical only)', 'local')
+    .option('--k <n>', 'retrieval top-k per sub-goal and for the whole task', positiveInt, 5)
+    .option('--limit <n>', 'score only the first n tasks of the split', positiveInt)
+    .option('--no-learn', 'do not learn usage examples and tool-graph edges from the training samples')
+    .option('--json', 'print one JSON object only')
+    .action(async (options: import('./eval-plan.command').EvalPlanFlags) => {
+      const { evalPlan } = await import('./eval-plan.command');
+      await evalPlan(options);
+    });
 
   return program;
 }

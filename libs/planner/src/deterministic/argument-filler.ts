@@ -1,0 +1,18 @@
+import type { JsonSchema } from '@toolgate/sdk';
+
+/** What argument filling reads besides the text: the contract of `fillArguments` in `arguments/`. */
+export interface ArgumentFillContext {
+  referenceTime: Date;
+  timeZone: string;
+  images?: unknown[];
+  imageText?: string;
+  /** Fields already decided (e.g. bound to an earlier step's output): the filler leaves them alone. */
+  given?: Record<string, unknown>;
+}
+
+/** The part of a filler's answer the planner relies on; missing required fields are re-derived from the schema. */
+export interface FilledArguments {
+  arguments: Record<string, unknown>;
+}
+
+export type ArgumentFiller = (text: string, inputSchema: JsonSchema, context: ArgumentFillContext) => FilledArguments | Promise<FilledArguments>;

@@ -1,0 +1,305 @@
+import { createHash } from 'node:crypto';
+import type { Embedder } from '@toolgate/retrieval';
+import { canonicalJson, ErrorCode, type JsonSchema, ToolgateError } from '@toolgate/sdk';
+import { ToolGraph, toolKey } from '../graph/tool.graph';
+import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanStep, ReplanFeedback, Selection, TaskInput, ToolCall } from '../plan/plan.types';
+import { Planner } from '../planning/planner.port';
+import type { ArgumentFiller } from './argument-filler';
+import { bindingTo, isBinding, linkBySchema } from './schema.linker';
+import { orderSteps } from './step.orderer';
+import { DEFAULT_SPLIT, type SplitOptions, type SubGoal, splitSubGoals } from './sub-goal.splitter';
+import { DEFAULT_MATCHER_WEIGHTS, type MatcherWeights, type ToolMatch, ToolMatcher } from './tool.matcher';
+
+export interface DeterministicPlannerOptions {
+  /** Adds cosine similarity between sub-goal and tool text to the lexical scorer. */
+  embedder?: Embedder | null;
+  /** Declared and learned tool relations; an empty graph orders steps by the text alone. */
+  graph?: ToolGraph;
+  /** Fills arguments from each sub-goal's text; without one only bindings are filled. */
+  fillArguments?: ArgumentFiller;
+  /** A sub-goal whose best tool scores below this needs no tool. Defaults differ with and without an embedder. */
+  minScore?: number;
+  /** A tool the graph saw right before a chosen one in at least this share of its runs is added before it. */
+  prerequisiteConfidence?: number;
+  /** Cost of each pair of steps put against the task's own order. */
+  inversionCost?: number;
+  split?: SplitOptions;
+  weights?: MatcherWeights;
+  /** Zone for argument filling when the task names none. */
+  timeZone?: string;
+}
+
+/** Tuned on UltraTool's non-test tasks (see the eval CLI): where a sub-goal stops needing a tool. */
+const LEXICAL_MIN_SCORE = 0.2;
+const SEMANTIC_MIN_SCORE = 0.55;
+const DEFAULT_PREREQUISITE_CONFIDENCE = 0.6;
+const DEFAULT_INVERSION_COST = 0.3;
+/** Plans remembered for replan (their sub-goals and the tools already tried); the oldest are forgotten. */
+const REMEMBERED_PLANS = 1024;
+
+/** One step before linking: which sub-goal it serves and with which candidate. */
+interface Draft {
+  id: string;
+  subGoal: string;
+  position: number;
+  candidate: PlanningCandidate;
+  reason: string;
+  alternatives: ToolMatch[];
+}
+
+interface PlanMemory {
+  task: TaskInput;
+  drafts: Draft[];
+  /** Tool ids that failed in this plan's history: never proposed again. */
+  failed: Set<string>;
+}
+
+const stepTool = (c: PlanningCandidate) => `${c.id}@${c.version}`;
+
+const requiredOf = (schema: JsonSchema): string[] => (Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+
+const propertyDescription = (schema: JsonSchema, field: string): string | undefined => {
+  const description = (schema.properties as Record<string, { description?: unknown }> | undefined)?.[field]?.description;
+  return typeof description === 'string' ? description : undefined;
+};
+
+const quote = (text: string, max = 80) => `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
+
+/**
+ * The planner that needs no model: splits the task into sub-goals, picks the best candidate for each
+ * (lexical, plus cosine with an embedder), adds steps the tool graph says usually come first, orders and
+ * links steps by the graph and by output→input schema fields, and fills arguments. No randomness: the
+ * same task and candidates give the same plan, ids included.
+ */
+export class DeterministicPlanner extends Planner {
+  readonly kind = 'deterministic';
+  private readonly matcher: ToolMatcher;
+  private readonly graph: ToolGraph;
+  private readonly minScore: number;
+  private readonly memory = new Map<string, PlanMemory>();
+
+  constructor(private readonly options: DeterministicPlannerOptions = {}) {
+    super();
+    this.matcher = new ToolMatcher(options.embedder ?? null, options.weights ?? DEFAULT_MATCHER_WEIGHTS);
+    this.graph = options.graph ?? new ToolGraph();
+    this.minScore = options.minScore ?? (options.embedder ? SEMANTIC_MIN_SCORE : LEXICAL_MIN_SCORE);
+  }
+
+  async select(task: TaskInput, candidates: PlanningCandidate[], principal: PlanningPrincipal): Promise<Selection> {
+    const plan = await this.plan(task, candidates, principal);
+    const calls: ToolCall[] = plan.steps.map((step) => ({
+      tool: step.tool,
+      arguments: Object.fromEntries(Object.entries(step.arguments).filter(([, value]) => !isBinding(value))),
+      reason: step.reason,
+    }));
+    return { decision: plan.decision, question: plan.question, missing: plan.missing, explanation: plan.explanation, candidates: this.confine(candidates), calls };
+  }
+
+  async plan(task: TaskInput, candidates: PlanningCandidate[], _principal: PlanningPrincipal): Promise<Plan> {
+    const text = typeof task?.text === 'string' ? task.text.trim() : '';
+    if (text === '') throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'the task is empty: give the text of what should be done', [{ path: '/text', message: 'empty' }]);
+    const pool = this.confine(candidates);
+    const id = planId({ text, toolChoice: task.toolChoice ?? 'AUTO', referenceTime: task.referenceTime, timeZone: task.timeZone, candidates: pool.map(stepTool) });
+    const choice = task.toolChoice ?? 'AUTO';
+
+    if (choice === 'NONE') return { id, decision: 'NO_MATCH', steps: [], explanation: 'toolChoice is NONE and the deterministic planner cannot answer without a tool' };
+    if (pool.length === 0) return { id, decision: 'NO_MATCH', steps: [], explanation: 'no candidate tools were given for this task' };
+
+    const { subGoals, truncated } = splitSubGoals(text, this.options.split ?? DEFAULT_SPLIT);
+    const notes: string[] = [];
+    if (truncated) notes.push(`the task is long: only its first ${subGoals.length} sub-goals (of at most ${(this.options.split ?? DEFAULT_SPLIT).maxChars} characters) were planned`);
+
+    if (typeof choice === 'object') {
+      const forced = pool.find((c) => c.id === choice.tool || stepTool(c) === choice.tool);
+      if (!forced) return { id, decision: 'NO_MATCH', steps: [], explanation: `toolChoice names "${choice.tool}", which is not among the candidate tools for this caller; it is not used` };
+      const [matches] = await this.matcher.rank([text], [forced]);
+      const draft: Draft = { id: 's1', subGoal: text, position: 0, candidate: forced, reason: `toolChoice names ${forced.id}`, alternatives: matches };
+      return this.finish(id, task, [draft], notes);
+    }
+
+    const ranked = await this.matcher.rank(
+      subGoals.map((g) => g.text),
+      pool,
+    );
+    const drafts = this.chooseTools(subGoals, ranked, notes);
+    if (drafts.length === 0 && choice === 'REQUIRED') {
+      const best = ranked.map((matches, g) => ({ match: matches[0], g })).sort((a, b) => b.match.score - a.match.score || a.g - b.g)[0];
+      if (best && best.match.score > 0)
+        drafts.push({
+          id: 's1',
+          subGoal: subGoals[best.g].text,
+          position: best.g,
+          candidate: best.match.candidate,
+          reason: `toolChoice REQUIRED: the best fit for ${quote(subGoals[best.g].text)} (score ${best.match.score.toFixed(2)})`,
+          alternatives: ranked[best.g],
+        });
+    }
+    if (drafts.length === 0) {
+      const closest = ranked.flatMap((m) => m.slice(0, 1)).sort((a, b) => b.score - a.score)[0];
+      const hint = closest ? `; the closest was ${closest.candidate.id} at ${closest.score.toFixed(2)} (needs ${this.minScore})` : '';
+      return { id, decision: 'NO_MATCH', steps: [], explanation: [`no candidate tool fits any part of the task${hint}`, ...notes].join('. ') };
+    }
+    this.addPrerequisites(drafts, pool, notes);
+    const ordered = orderSteps(
+      drafts.map((d) => ({ ...d, tool: d.candidate.id })),
+      this.graph,
+      this.options.inversionCost ?? DEFAULT_INVERSION_COST,
+    ).map((d, i) => ({ ...d, id: `s${i + 1}` }));
+    return this.finish(id, task, ordered, notes);
+  }
+
+  async replan(plan: Plan, feedback: ReplanFeedback): Promise<Plan> {
+    const failedStep = plan.steps.find((s) => s.id === feedback.failedStep);
+    if (!failedStep) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `step "${feedback.failedStep}" is not in plan ${plan.id}`, [{ path: '/failedStep', message: 'unknown step' }]);
+    const pool = this.confine(feedback.candidates);
+    const remembered = this.memory.get(plan.id);
+    const failed = new Set([...(remembered?.failed ?? []), toolKey(failedStep.tool)]);
+    const id = planId({ after: plan.id, failedStep: failedStep.id, failed: [...failed].sort(), attempt: feedback.attempt });
+    const drafts: Draft[] =
+      remembered?.drafts ??
+      plan.steps.flatMap((step, i): Draft[] => {
+        const candidate = pool.find((c) => c.id === toolKey(step.tool));
+        return candidate ? [{ id: step.id, subGoal: feedback.task.text, position: i, candidate, reason: step.reason, alternatives: [] }] : [];
+      });
+    const broken = drafts.find((d) => d.id === failedStep.id);
+    const subGoal = broken?.subGoal ?? feedback.task.text;
+    const alternatives = broken?.alternatives.length ? broken.alternatives : (await this.matcher.rank([subGoal], pool))[0];
+    const inPlan = new Set(drafts.filter((d) => d.id !== failedStep.id).map((d) => d.candidate.id));
+    const usable = new Set(pool.map((c) => c.id));
+    const next = alternatives.find((m) => usable.has(m.candidate.id) && !failed.has(m.candidate.id) && !inPlan.has(m.candidate.id) && m.score >= this.minScore);
+    if (!next) {
+      return {
+        id,
+        decision: 'NO_MATCH',
+        steps: [],
+        explanation: `step ${failedStep.id} (${failedStep.tool}) failed with ${feedback.error.code}: ${feedback.error.message}; no other candidate fits ${quote(subGoal)} (already tried: ${[...failed].sort().join(', ')})`,
+      };
+    }
+    const repaired = drafts.map((d) =>
+      d.id === failedStep.id
+        ? { ...d, candidate: next.candidate, reason: `replaces ${failedStep.tool} (failed: ${feedback.error.code}) for ${quote(subGoal)} (score ${next.score.toFixed(2)})`, alternatives }
+        : d,
+    );
+    const completed = new Set(Object.keys(feedback.completed));
+    const rebuilt = await this.finish(id, feedback.task, repaired, [`replanned after ${failedStep.id} failed: ${feedback.error.message}`], failed);
+    // Completed steps already ran: they stay exactly as they were.
+    rebuilt.steps = rebuilt.steps.map((step) => (completed.has(step.id) ? (plan.steps.find((s) => s.id === step.id) ?? step) : step));
+    return rebuilt;
+  }
+
+  /** Candidates sorted and de-duplicated by id (best rank kept): the planner's result never depends on their order. */
+  private confine(candidates: PlanningCandidate[]): PlanningCandidate[] {
+    const best = new Map<string, PlanningCandidate>();
+    for (const c of candidates ?? []) {
+      const seen = best.get(c.id);
+      if (!seen || c.rank < seen.rank || (c.rank === seen.rank && c.version < seen.version)) best.set(c.id, c);
+    }
+    return [...best.values()].sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id));
+  }
+
+  private chooseTools(subGoals: SubGoal[], ranked: ToolMatch[][], notes: string[]): Draft[] {
+    const drafts: Draft[] = [];
+    const idle: string[] = [];
+    for (const [g, goal] of subGoals.entries()) {
+      const best = ranked[g][0];
+      if (!best || best.score < this.minScore) {
+        idle.push(goal.text);
+        continue;
+      }
+      const same = drafts.find((d) => d.candidate.id === best.candidate.id);
+      if (same) {
+        same.subGoal = `${same.subGoal}; ${goal.text}`;
+        continue;
+      }
+      const evidence = best.matchedTerms.length > 0 ? `, matched ${best.matchedTerms.slice(0, 5).join(' ')}` : '';
+      drafts.push({
+        id: `s${drafts.length + 1}`,
+        subGoal: goal.text,
+        position: g,
+        candidate: best.candidate,
+        reason: `best fit for ${quote(goal.text)} (score ${best.score.toFixed(2)}${evidence})`,
+        alternatives: ranked[g],
+      });
+    }
+    if (drafts.length > 0 && idle.length > 0) notes.push(`no tool needed for ${idle.map((t) => quote(t, 50)).join(', ')}`);
+    return drafts;
+  }
+
+  /** Adds, once and only from the candidates, a tool that observed runs almost always ran right before a chosen one. */
+  private addPrerequisites(drafts: Draft[], pool: PlanningCandidate[], notes: string[]): void {
+    const confidence = this.options.prerequisiteConfidence ?? DEFAULT_PREREQUISITE_CONFIDENCE;
+    const chosen = new Set(drafts.map((d) => d.candidate.id));
+    for (const draft of [...drafts]) {
+      for (const before of this.graph.predecessors(draft.candidate.id, confidence)) {
+        const candidate = pool.find((c) => c.id === before.tool);
+        if (!candidate || chosen.has(candidate.id)) continue;
+        chosen.add(candidate.id);
+        drafts.push({
+          id: `s${drafts.length + 1}`,
+          subGoal: draft.subGoal,
+          position: draft.position - 0.5,
+          candidate,
+          reason: `runs of ${draft.candidate.id} had ${candidate.id} right before it in ${Math.round(100 * before.confidence)}% of ${before.support}+ observed cases`,
+          alternatives: [],
+        });
+        notes.push(`added ${candidate.id} before ${draft.candidate.id} (tool graph)`);
+        break;
+      }
+    }
+  }
+
+  /** Links, fills and checks the ordered drafts, and remembers them for replan. */
+  private async finish(id: string, task: TaskInput, drafts: Draft[], notes: string[], failed = new Set<string>()): Promise<Plan> {
+    const steps: PlanStep[] = [];
+    const missing: MissingArgument[] = [];
+    const referenceTime = task.referenceTime ? new Date(task.referenceTime) : new Date();
+    if (Number.isNaN(referenceTime.getTime()))
+      throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `referenceTime "${task.referenceTime}" is not an ISO-8601 instant`, [{ path: '/referenceTime', message: 'invalid date' }]);
+    for (const [j, draft] of drafts.entries()) {
+      const descriptor = draft.candidate.descriptor;
+      const earlier = drafts.slice(0, j).map((d) => ({ id: d.id, outputSchema: d.candidate.descriptor.outputSchema }));
+      const links = linkBySchema(descriptor.inputSchema, earlier, new Set());
+      const bound: Record<string, unknown> = Object.fromEntries(links.map((l) => [l.input, bindingTo(l.fromStep, l.outputPath)]));
+      const filled = this.options.fillArguments
+        ? (await this.options.fillArguments(draft.subGoal, descriptor.inputSchema, { referenceTime, timeZone: task.timeZone ?? this.options.timeZone ?? 'UTC', given: bound })).arguments
+        : {};
+      const args = { ...filled, ...bound };
+      const dependsOn = new Set(links.map((l) => l.fromStep));
+      // The graph links a step to the nearest earlier step it is known to follow.
+      for (let i = j - 1; i >= 0; i--) {
+        if (this.graph.hasEdge(drafts[i].candidate.id, draft.candidate.id)) {
+          dependsOn.add(drafts[i].id);
+          break;
+        }
+      }
+      for (const field of requiredOf(descriptor.inputSchema)) {
+        if (args[field] === undefined) missing.push({ step: draft.id, tool: stepTool(draft.candidate), path: `/${field}`, description: propertyDescription(descriptor.inputSchema, field) });
+      }
+      steps.push({
+        id: draft.id,
+        tool: stepTool(draft.candidate),
+        arguments: args,
+        dependsOn: drafts
+          .slice(0, j)
+          .map((d) => d.id)
+          .filter((s) => dependsOn.has(s)),
+        reason: draft.reason,
+      });
+    }
+    this.remember(id, { task, drafts, failed });
+    const explanation = notes.length > 0 ? notes.join('. ') : undefined;
+    if (missing.length > 0) {
+      const fields = missing.map((m) => `${m.path.slice(1)}${m.description ? ` (${m.description})` : ''} for ${m.tool}`);
+      return { id, decision: 'CLARIFY', question: `Please tell me: ${fields.join('; ')}.`, steps, missing, explanation };
+    }
+    return { id, decision: 'USE_TOOLS', steps, explanation };
+  }
+
+  private remember(id: string, memory: PlanMemory): void {
+    this.memory.delete(id);
+    this.memory.set(id, memory);
+    if (this.memory.size > REMEMBERED_PLANS) this.memory.delete(this.memory.keys().next().value as string);
+  }
+}
+
+const planId = (content: unknown) => `plan-${createHash('sha256').update(canonicalJson(content)).digest('hex').slice(0, 16)}`;

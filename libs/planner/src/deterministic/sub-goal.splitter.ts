@@ -1,0 +1,103 @@
+/** One piece of a task that may need its own tool call. */
+export interface SubGoal {
+  /** 0-based position in the task: the text order. */
+  index: number;
+  text: string;
+}
+
+export interface SplitResult {
+  subGoals: SubGoal[];
+  /** True when the task held more sub-goals (or text) than the bounds allow: the rest was ignored. */
+  truncated: boolean;
+}
+
+export interface SplitOptions {
+  maxSubGoals: number;
+  /** Characters of the task that are read at all: bounds the work on a huge input. */
+  maxChars: number;
+}
+
+export const DEFAULT_SPLIT: SplitOptions = { maxSubGoals: 12, maxChars: 4000 };
+
+/**
+ * Verbs that open a new action when they follow "and" or a comma ("book a flight and send me an SMS").
+ * Imperative English verbs of tool tasks; nouns that double as verbs ("order", "file") are left out on
+ * purpose where the noun reading dominates in task text.
+ */
+const ACTION_VERBS = new Set(
+  `activate add adjust analyze append apply approve archive arrange assign attach book buy calculate call cancel change check
+  choose clean close compare complain complete compress compute conduct confirm consult contact convert copy correct create
+  delete deliver deposit design display download draft edit email enter estimate exchange export extend extract fetch fill
+  filter find forward generate get give handle identify import inform initiate inquire insert invite issue know learn let list
+  locate log login logout look make mark merge modify monitor move notify obtain open organize pay place plan play post
+  postpone predict prepare print process provide purchase query read rearrange rebook recharge recommend record redeem refund
+  register remind remit remove rename renew rent repair repay replace reply report request reschedule reserve reset retrieve
+  return review save schedule search see select sell send set share show sign sort start stop submit subscribe summarize switch
+  take tell top track transfer translate turn understand unsubscribe update upgrade upload verify view withdraw write`.split(/\s+/),
+);
+
+/** Connectives that always start a new step. */
+const SEQUENCE =
+  /\s*(?:,\s*)?\b(?:and then|then|after that|afterwards|after which|followed by|finally|lastly|subsequently|meanwhile|at the same time|in addition|additionally|and also|^also(?=,))\b[,\s]*/gi;
+
+/** A sentence ends at . ! ? ; or a line break, not inside "3.5", "No. 328" or "p.m. on". */
+const SENTENCE_END = /(?:[.!?;]+(?=\s+[A-Z"'(\d])|[.!?;]+\s*$|\n+)/g;
+
+/** Words before the verb that still mean "do this": "I need to", "please help me", "I would like to". */
+const LEAD_IN = new Set('i we need needs want wants would like to please help me us can could you also first and then now kindly'.split(' '));
+
+/** True when the piece asks for an action: an action verb among its first words, after any lead-in. */
+export function isAction(text: string): boolean {
+  for (const word of text.trim().toLowerCase().split(/\s+/, 8)) {
+    const bare = word.replace(/[^a-z]/g, '');
+    if (ACTION_VERBS.has(bare)) return true;
+    if (!LEAD_IN.has(bare)) return false;
+  }
+  return false;
+}
+
+const startsWithAction = (text: string): boolean => {
+  const words = text.trim().toLowerCase().split(/\s+/, 3);
+  const first = words[0] === 'please' || words[0] === 'also' || words[0] === 'to' ? words[1] : words[0];
+  return first !== undefined && ACTION_VERBS.has(first.replace(/[^a-z]/g, ''));
+};
+
+/** Splits at "and" / "," only where the next words open a new action. */
+function splitCoordinated(clause: string): string[] {
+  const parts: string[] = [];
+  const joint = /\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+as well as\s+)/gi;
+  let start = 0;
+  for (let match = joint.exec(clause); match !== null; match = joint.exec(clause)) {
+    if (!startsWithAction(clause.slice(match.index + match[0].length))) continue;
+    parts.push(clause.slice(start, match.index));
+    start = match.index + match[0].length;
+  }
+  parts.push(clause.slice(start));
+  return parts;
+}
+
+const meaningful = (text: string) => /\p{L}{2,}/u.test(text);
+
+/** Splits a task into sub-goals: sentences, sequence words ("then", "after that"), and "and"/commas between verb phrases. */
+export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLIT): SplitResult {
+  const text = task.length > options.maxChars ? task.slice(0, options.maxChars) : task;
+  let truncated = text.length < task.length;
+  const pieces: string[] = [];
+  let context = '';
+  for (const sentence of text.split(SENTENCE_END)) {
+    for (const clause of sentence.split(SEQUENCE))
+      for (const raw of splitCoordinated(clause)) {
+        const part = raw.trim();
+        if (!meaningful(part)) continue;
+        // A piece that asks for nothing ("my name is Li Lei") is context of the step before it, or of the first one.
+        if (isAction(part)) {
+          pieces.push(context ? `${context}. ${part}` : part);
+          context = '';
+        } else if (pieces.length > 0) pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}. ${part}`;
+        else context = context ? `${context}. ${part}` : part;
+      }
+  }
+  if (context) pieces.push(context);
+  if (pieces.length > options.maxSubGoals) truncated = true;
+  return { subGoals: pieces.slice(0, options.maxSubGoals).map((piece, index) => ({ index, text: piece })), truncated };
+}

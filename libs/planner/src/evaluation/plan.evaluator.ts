@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { buildToolDocument, percentile, type ToolRetriever } from '@toolgate/retrieval';
+import { DEFAULT_LIMITS, ErrorCode, type ToolDescriptor, ToolgateError } from '@toolgate/sdk';
+import { splitSubGoals } from '../deterministic/sub-goal.splitter';
+import { ToolGraph, toolKey } from '../graph/tool.graph';
+import type { Plan, PlanningCandidate, PlanningPrincipal } from '../plan/plan.types';
+import type { Planner } from '../planning/planner.port';
+import { type PlanGraph, type PlanReport, PlanScorer } from './plan.metrics';
+import { parseStepLine, type TaskBenchDataset, type TaskBenchSample, type TaskBenchTool } from './taskbench.reader';
+
+/**
+ * `test`: the ids of `split_ids.json`, learning from every other sample. `dev`: a fixed fifth of the
+ * non-test samples (by a hash of the id), learning from the other four fifths: what tuning looks at.
+ */
+export type PlanEvalSplit = 'test' | 'dev';
+
+export interface PlanEvalOptions {
+  split: PlanEvalSplit;
+  /** Candidates: the union of the retriever's top k for each sub-goal and for the whole task. */
+  k: number;
+  /** Learn from the training samples: their gold chains feed the tool graph, their step texts become usage examples. */
+  learn: boolean;
+  /** Usage examples kept per tool (bounded, de-duplicated). */
+  usagePerTool: number;
+  /** Score only the first n samples of the split (in file order). */
+  limit?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export const DEFAULT_PLAN_EVAL: PlanEvalOptions = { split: 'test', k: 5, learn: true, usagePerTool: 40 };
+
+export interface PlanEvalResult extends PlanReport {
+  split: PlanEvalSplit;
+  tools: number;
+  trainSamples: number;
+  /** Mean candidates handed to the planner, and how often they held every gold tool. */
+  candidates: { mean: number; goldCoverage: number };
+  retrievalLatencyMs: { p50: number; p95: number };
+  /** Decisions the planner took, counted. */
+  decisions: Record<string, number>;
+}
+
+export interface PlannerFactoryContext {
+  /** `graph_desc.json` edges, plus the training chains when learning is on. */
+  graph: ToolGraph;
+}
+
+const devDraw = (id: string) => createHash('sha256').update(`dev:${id}`).digest().readUInt32BE(0) / 2 ** 32;
+const DEV_FRACTION = 0.2;
+
+export function splitSamples(dataset: TaskBenchDataset, split: PlanEvalSplit): { scored: TaskBenchSample[]; train: TaskBenchSample[] } {
+  const rest = dataset.samples.filter((s) => !dataset.testIds.has(s.id));
+  if (split === 'test') return { scored: dataset.samples.filter((s) => dataset.testIds.has(s.id)), train: rest };
+  return { scored: rest.filter((s) => devDraw(s.id) < DEV_FRACTION), train: rest.filter((s) => devDraw(s.id) >= DEV_FRACTION) };
+}
+
+const schemaOf = (tool: TaskBenchTool) => ({
+  type: 'object',
+  properties: Object.fromEntries(tool.parameters.map((p) => [p.name, { ...(p.type ? { type: p.type } : {}), ...(p.description ? { description: p.description } : {}) }])),
+});
+
+/** A dataset tool as a descriptor: its learned usage texts become its example queries. */
+export function taskBenchDescriptor(tool: TaskBenchTool, usage: readonly string[]): ToolDescriptor {
+  return {
+    name: tool.id,
+    title: tool.id,
+    description: tool.description,
+    category: tool.domains,
+    tags: [],
+    inputSchema: schemaOf(tool),
+    outputSchema: { type: 'object' },
+    examples: usage.map((query) => ({ query, arguments: {} })),
+    permissions: { scopes: [], risk: 'read' },
+    limits: DEFAULT_LIMITS,
+    execution: 'server',
+    hasHealthCheck: false,
+  };
+}
+
+/** What each tool was used for in training samples: the text of its step lines, de-duplicated, the first `limit` kept. */
+function learnUsage(train: readonly TaskBenchSample[], limit: number): Map<string, string[]> {
+  const usage = new Map<string, Set<string>>();
+  for (const sample of train) {
+    for (const line of sample.steps) {
+      const step = parseStepLine(line);
+      if (!step || !sample.nodes.includes(step.tool)) continue;
+      const texts = usage.get(step.tool) ?? new Set<string>();
+      if (texts.size < limit) texts.add(step.text);
+      usage.set(step.tool, texts);
+    }
+  }
+  return new Map([...usage].map(([tool, texts]) => [tool, [...texts]]));
+}
+
+/** Tools of a plan and the (source, target) pairs of its dependsOn links. */
+export function planGraph(plan: Plan): PlanGraph {
+  const toolOf = new Map(plan.steps.map((s) => [s.id, toolKey(s.tool)]));
+  return {
+    nodes: plan.steps.map((s) => toolKey(s.tool)),
+    links: plan.steps.flatMap((s) => s.dependsOn.map((d): [string, string] => [toolOf.get(d) ?? d, toolKey(s.tool)])),
+  };
+}
+
+const EVAL_PRINCIPAL: PlanningPrincipal = { tenant: 'eval', subject: 'eval', roles: [] };
+const ALL_TOOLS = { scope: [{ idGlob: '**', maxRisk: 'destructive' as const }] };
+
+/**
+ * Scores a planner on a TaskBench set: tools are indexed from `tool_desc.json` (with usage learned from
+ * training samples only), each task's candidates come from the retrieval funnel, and the plan's tools
+ * and links are compared with the gold chain. Scored samples never reach the index or the graph.
+ */
+export async function evaluatePlanner(
+  dataset: TaskBenchDataset,
+  retriever: ToolRetriever,
+  createPlanner: (context: PlannerFactoryContext) => Planner,
+  options: PlanEvalOptions = DEFAULT_PLAN_EVAL,
+): Promise<PlanEvalResult> {
+  const { scored: all, train: available } = splitSamples(dataset, options.split);
+  const scored = options.limit !== undefined ? all.slice(0, options.limit) : all;
+  if (scored.length === 0) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `split "${options.split}" of ${dataset.dir} holds no samples`, [{ path: '--split', message: 'empty split' }]);
+  const train = options.learn ? available : [];
+
+  const graph = ToolGraph.fromEdges(dataset.edges);
+  for (const sample of train) graph.observe(sample.nodes);
+  const usage = learnUsage(train, options.usagePerTool);
+  const candidatesById = new Map<string, PlanningCandidate>();
+  const docs = dataset.tools.map((tool) => {
+    const descriptor = taskBenchDescriptor(tool, usage.get(tool.id) ?? []);
+    candidatesById.set(tool.id, { id: tool.id, version: '0', descriptor, score: 0, rank: 0 });
+    return buildToolDocument(tool.id, '0', descriptor);
+  });
+  const wanted = new Set(docs.map((d) => d.id));
+  await retriever.index.remove((await retriever.index.ids()).filter((id) => !wanted.has(id)));
+  await retriever.indexTools(docs);
+  const planner = createPlanner({ graph });
+
+  const scorer = new PlanScorer();
+  const retrievalLatencies: number[] = [];
+  const decisions: Record<string, number> = {};
+  let candidateCount = 0;
+  let covered = 0;
+  for (const [i, sample] of scored.entries()) {
+    const retrievalStarted = performance.now();
+    const queries = [sample.request, ...splitSubGoals(sample.request).subGoals.map((g) => g.text)];
+    const best = new Map<string, { rank: number; score: number }>();
+    for (const query of queries) {
+      const { hits } = await retriever.search(query, options.k, ALL_TOOLS);
+      for (const hit of hits) {
+        const seen = best.get(hit.id);
+        if (!seen || hit.rank < seen.rank || (hit.rank === seen.rank && hit.fused > seen.score)) best.set(hit.id, { rank: hit.rank, score: hit.fused });
+      }
+    }
+    const candidates = [...best]
+      .sort(([a, x], [b, y]) => x.rank - y.rank || y.score - x.score || a.localeCompare(b))
+      .map(([id, hit], r): PlanningCandidate => ({ ...(candidatesById.get(id) as PlanningCandidate), score: hit.score, rank: r + 1 }));
+    retrievalLatencies.push(performance.now() - retrievalStarted);
+    candidateCount += candidates.length;
+    if (sample.nodes.every((n) => best.has(n))) covered++;
+
+    const started = performance.now();
+    const plan = await planner.plan({ text: sample.request, images: [], referenceTime: '2024-01-01T00:00:00Z', timeZone: 'UTC' }, candidates, EVAL_PRINCIPAL);
+    scorer.add(planGraph(plan), { nodes: sample.nodes, links: sample.links }, performance.now() - started);
+    decisions[plan.decision] = (decisions[plan.decision] ?? 0) + 1;
+    options.onProgress?.(i + 1, scored.length);
+  }
+  const sortedRetrieval = retrievalLatencies.sort((a, b) => a - b);
+  return {
+    ...scorer.report(),
+    split: options.split,
+    tools: dataset.tools.length,
+    trainSamples: train.length,
+    candidates: { mean: candidateCount / scored.length, goldCoverage: covered / scored.length },
+    retrievalLatencyMs: { p50: percentile(sortedRetrieval, 50), p95: percentile(sortedRetrieval, 95) },
+    decisions,
+  };
+}

@@ -1,0 +1,115 @@
+/** One directed relation "`target` may follow (use the result of) `source`". */
+export interface ToolEdge {
+  source: string;
+  target: string;
+}
+
+/** How strongly the graph knows an edge: declared by a plugin or dataset, and how often it was seen in runs. */
+export interface EdgeEvidence {
+  declared: boolean;
+  /** Times `target` directly followed `source` in observed successful runs. */
+  observed: number;
+}
+
+/** A tool that usually runs right before another one in observed runs. */
+export interface Predecessor {
+  tool: string;
+  /** Share of the observed runs of the later tool in which this one came right before it. */
+  confidence: number;
+  support: number;
+}
+
+/** Tool ids without their `@version`: relations hold between tools, not versions. */
+export const toolKey = (ref: string): string => {
+  const at = ref.lastIndexOf('@');
+  return at > 0 ? ref.slice(0, at) : ref;
+};
+
+/**
+ * Relations between tools: edges declared by plugins or data (e.g. TaskBench `graph_desc.json`) and
+ * edges learned from successful runs (`observe`). Used to order steps, to link them, and to add a step
+ * that observed runs almost always needed first (a search before a change).
+ */
+export class ToolGraph {
+  private readonly edges = new Map<string, Map<string, EdgeEvidence>>();
+  /** Observed runs that used each tool. */
+  private readonly runsWith = new Map<string, number>();
+  private observedRuns = 0;
+
+  static fromEdges(edges: Iterable<ToolEdge>): ToolGraph {
+    const graph = new ToolGraph();
+    for (const edge of edges) graph.declare(edge.source, edge.target);
+    return graph;
+  }
+
+  private evidence(source: string, target: string): EdgeEvidence {
+    const from = this.edges.get(source) ?? new Map<string, EdgeEvidence>();
+    this.edges.set(source, from);
+    const found = from.get(target) ?? { declared: false, observed: 0 };
+    from.set(target, found);
+    return found;
+  }
+
+  declare(source: string, target: string): void {
+    const [s, t] = [toolKey(source), toolKey(target)];
+    if (s === t) return;
+    this.evidence(s, t).declared = true;
+  }
+
+  /**
+   * Learns from one successful run: each tool and the one that ran right after it. Accepts tool ids or
+   * run steps (`{tool}`), in execution order.
+   */
+  observe(run: readonly (string | { tool: string })[]): void {
+    const tools = run.map((step) => toolKey(typeof step === 'string' ? step : step.tool));
+    if (tools.length === 0) return;
+    this.observedRuns++;
+    for (const tool of new Set(tools)) this.runsWith.set(tool, (this.runsWith.get(tool) ?? 0) + 1);
+    for (let i = 1; i < tools.length; i++) if (tools[i - 1] !== tools[i]) this.evidence(tools[i - 1], tools[i]).observed++;
+  }
+
+  get runs(): number {
+    return this.observedRuns;
+  }
+
+  edge(source: string, target: string): EdgeEvidence | undefined {
+    return this.edges.get(toolKey(source))?.get(toolKey(target));
+  }
+
+  hasEdge(source: string, target: string): boolean {
+    return this.edge(source, target) !== undefined;
+  }
+
+  /**
+   * Strength of `source -> target` in [0, 1]: a declared edge counts 0.5, observed runs add up to 0.5
+   * by the share of the target's runs that had the source right before it.
+   */
+  weight(source: string, target: string): number {
+    const edge = this.edge(source, target);
+    if (!edge) return 0;
+    const runs = this.runsWith.get(toolKey(target)) ?? 0;
+    return (edge.declared ? 0.5 : 0) + (runs > 0 ? 0.5 * Math.min(1, edge.observed / runs) : 0);
+  }
+
+  /** Tools observed right before `tool` in at least `minConfidence` of its runs (and `minSupport` runs), strongest first. */
+  predecessors(tool: string, minConfidence: number, minSupport = 3): Predecessor[] {
+    const target = toolKey(tool);
+    const runs = this.runsWith.get(target) ?? 0;
+    if (runs === 0) return [];
+    const found: Predecessor[] = [];
+    for (const [source, targets] of this.edges) {
+      const edge = targets.get(target);
+      if (!edge || edge.observed < minSupport) continue;
+      const confidence = edge.observed / runs;
+      if (confidence >= minConfidence) found.push({ tool: source, confidence, support: edge.observed });
+    }
+    return found.sort((a, b) => b.confidence - a.confidence || a.tool.localeCompare(b.tool));
+  }
+
+  /** Every edge, sorted, with its evidence: what persistence will store. */
+  toJSON(): (ToolEdge & EdgeEvidence)[] {
+    const all: (ToolEdge & EdgeEvidence)[] = [];
+    for (const [source, targets] of this.edges) for (const [target, evidence] of targets) all.push({ source, target, ...evidence });
+    return all.sort((a, b) => a.source.localeCompare(b.source) || a.target.localeCompare(b.target));
+  }
+}
