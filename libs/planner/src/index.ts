@@ -19,6 +19,7 @@ export type {
   ToolChoice,
 } from './plan/plan.types';
 export { type ImageInputOptions, type LlmEndpointOptions, type PlannerEnv, type PlannerModuleOptions, plannerEnvSchema, plannerOptionsFromEnv } from './planner.config';
+export { createPlanner } from './planner.factory';
 export { Planner } from './planning/planner.port';
 export { DisabledImageDescriber } from './understanding/disabled.image-describer';
 export { createImageDescriber } from './understanding/image-describer.factory';
