@@ -37,3 +37,7 @@ export { DEFAULT_PLAN_EVAL, evaluatePlanner, type PlanEvalOptions, type PlanEval
 export { linkF1, nodeF1, type PlanGraph, type PlanReport, PlanScorer, sameNodes, setF1 } from './evaluation/plan.metrics';
 export { parseStepLine, readTaskBench, type TaskBenchDataset, type TaskBenchSample, type TaskBenchTool } from './evaluation/taskbench.reader';
 export { type EdgeEvidence, type Predecessor, type ToolEdge, ToolGraph, toolKey } from './graph/tool.graph';
+export type { ArgumentFill, Span as ArgumentSpan } from './arguments/argument-fill.types';
+export { fillArguments } from './arguments/argument-filler';
+export { clarifyQuestion } from './arguments/clarify-question';
+export { type ArgumentEvalResult, type ArgumentMiss, type ArgumentTask, evaluateArgumentFilling, readArgumentTasks } from './arguments/argument.evaluator';

@@ -206,6 +206,15 @@ export function buildCli(): Command {
       const { evalPlan } = await import('./eval-plan.command');
       await evalPlan(options);
     });
+  evaluation
+    .command('arguments')
+    .description('how exactly arguments are filled from task text by schema, and whether every missing one turns into CLARIFY, on a labelled tasks.jsonl')
+    .option('--file <tasks.jsonl>', 'labelled tasks over the installed plugins', 'test/fixtures/argument-filling/tasks.jsonl')
+    .option('--json', 'print one JSON object only')
+    .action(async (options: { file: string; json?: boolean }) => {
+      const { evalArguments } = await import('./eval-arguments.command');
+      await evalArguments(options);
+    });
 
   return program;
 }

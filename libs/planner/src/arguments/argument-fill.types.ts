@@ -1,0 +1,30 @@
+import type { TaskImage } from '../plan/plan.types';
+
+export interface ArgumentFillContext {
+  /** Relative dates/times resolve against this instant. */
+  referenceTime: Date;
+  /** IANA zone for dates/times the text gives without one. */
+  timeZone: string;
+  /** Images of the task (an image/path argument may bind to one) and the text OCR read from them. */
+  images?: TaskImage[];
+  imageText?: string;
+  /** Values already bound (e.g. from earlier steps or the session); the filler does not overwrite them. */
+  given?: Record<string, unknown>;
+}
+
+export interface ArgumentFill {
+  arguments: Record<string, unknown>;
+  /** Required fields the text did not give: each becomes part of a CLARIFY question. */
+  missing: { path: string; description?: string }[];
+  /** Fields the text gave more than one plausible value for (not guessed): CLARIFY asks which. */
+  ambiguous: { path: string; options: unknown[] }[];
+  /** Which text span each value came from, for explanations; keyed like `arguments`. */
+  evidence: Record<string, string>;
+}
+
+/** A stretch of the task text a value was read from. */
+export interface Span {
+  start: number;
+  end: number;
+  text: string;
+}

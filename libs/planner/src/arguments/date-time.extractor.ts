@@ -1,0 +1,257 @@
+import { DateTime, type DurationLikeObject } from 'luxon';
+import type { Span } from './argument-fill.types';
+import { overlaps } from './text-span';
+import { extractTimeZones, type ZoneMention } from './time-zone.extractor';
+
+export type Granularity = 'date' | 'datetime';
+
+export interface DateMention extends Span {
+  /** The date words without their zone ("next Friday at 3pm" of "next Friday at 3pm Tokyo time"). */
+  phrase: string;
+  granularity: Granularity;
+  /** What the words mean in `zone`; more than one when they are ambiguous (03/04/2026). */
+  options: DateTime[];
+  /** Each option's wall-clock time as written ("2026-03-29T01:30:00"), even one a DST gap skips. */
+  walls: string[];
+  zone: string;
+  /** The zone was written with the date (an abbreviation, a city, an IANA name or an offset). */
+  zoneExplicit: boolean;
+  /** An ISO 8601 text written with its own offset ("2026-03-01T10:00:00Z"): kept as written. */
+  withOffset?: string;
+  zoneSpan?: Span;
+}
+
+type Calendar = { year?: number; month: number; day: number };
+type DatePart = { kind: 'calendar'; options: Calendar[] } | { kind: 'relative'; days: number } | { kind: 'weekday'; weekday: number; mode: 'this' | 'next' | 'last' };
+type TimePart = { hour: number; minute: number; second: number };
+type OffsetPart = { amount: number; unit: keyof DurationLikeObject };
+
+interface Piece extends Span {
+  date?: DatePart;
+  time?: TimePart;
+  offset?: OffsetPart;
+  now?: true;
+  iso?: { text: string; hasOffset: boolean; hasTime: boolean };
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12, fifteen: 15, thirty: 30 };
+const UNIT = '(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)';
+const AMOUNT = `(\\d+|${Object.keys(NUMBER_WORDS).join('|')})`;
+
+const monthIndex = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
+const unitOf = (word: string): keyof DurationLikeObject => {
+  const w = word.toLowerCase();
+  if (w.startsWith('sec')) return 'seconds';
+  if (w.startsWith('min')) return 'minutes';
+  if (w.startsWith('h')) return 'hours';
+  if (w.startsWith('d')) return 'days';
+  if (w.startsWith('w')) return 'weeks';
+  if (w.startsWith('mo')) return 'months';
+  return 'years';
+};
+const amountOf = (word: string) => NUMBER_WORDS[word.toLowerCase()] ?? Number(word);
+
+function clock(hourText: string, minute: string | undefined, second: string | undefined, meridiem: string | undefined): TimePart | undefined {
+  let hour = Number(hourText);
+  const m = meridiem?.toLowerCase().replaceAll('.', '');
+  if (m) {
+    if (hour < 1 || hour > 12) return undefined;
+    if (m === 'pm' && hour !== 12) hour += 12;
+    if (m === 'am' && hour === 12) hour = 0;
+  }
+  if (hour > 23) return undefined;
+  return { hour, minute: Number(minute ?? 0), second: Number(second ?? 0) };
+}
+
+/** Finds the separate pieces: calendar dates, day words, weekdays, clock times, offsets, "now". */
+function findPieces(text: string): Piece[] {
+  const pieces: Piece[] = [];
+  const add = (m: RegExpMatchArray, piece: Omit<Piece, 'start' | 'end' | 'text'>) => {
+    const start = m.index ?? 0;
+    const span = { start, end: start + m[0].length };
+    if (pieces.some((p) => overlaps(p, span))) return;
+    pieces.push({ ...span, text: m[0], ...piece });
+  };
+  for (const m of text.matchAll(/\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?(?![\w:])/g)) {
+    const [, y, mo, d, h, mi, s, offset] = m;
+    if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31) continue;
+    add(m, {
+      date: { kind: 'calendar', options: [{ year: Number(y), month: Number(mo), day: Number(d) }] },
+      time: h ? { hour: Number(h), minute: Number(mi), second: Number(s ?? 0) } : undefined,
+      iso: { text: m[0], hasOffset: Boolean(offset), hasTime: Boolean(h) },
+    });
+  }
+  for (const m of text.matchAll(/\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g)) {
+    const [a, b, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const readings: Calendar[] = [];
+    if (a <= 12 && b <= 31) readings.push({ year, month: a, day: b });
+    if (b <= 12 && a <= 31 && a !== b) readings.push({ year, month: b, day: a });
+    if (readings.length > 0) add(m, { date: { kind: 'calendar', options: readings } });
+  }
+  for (const m of text.matchAll(new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?(?![\\d:])`, 'gi'))) {
+    add(m, { date: { kind: 'calendar', options: [{ month: monthIndex(m[1]), day: Number(m[2]), year: m[3] ? Number(m[3]) : undefined }] } });
+  }
+  for (const m of text.matchAll(new RegExp(`\\b(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}(?:,?\\s+(\\d{4}))?\\b`, 'gi'))) {
+    add(m, { date: { kind: 'calendar', options: [{ month: monthIndex(m[2]), day: Number(m[1]), year: m[3] ? Number(m[3]) : undefined }] } });
+  }
+  for (const m of text.matchAll(/\b(?:the\s+)?day\s+after\s+tomorrow\b/gi)) add(m, { date: { kind: 'relative', days: 2 } });
+  for (const m of text.matchAll(/\b(?:the\s+)?day\s+before\s+yesterday\b/gi)) add(m, { date: { kind: 'relative', days: -2 } });
+  for (const m of text.matchAll(/\b(today|tonight|tomorrow|yesterday)\b/gi)) {
+    const word = m[1].toLowerCase();
+    add(m, { date: { kind: 'relative', days: word === 'tomorrow' ? 1 : word === 'yesterday' ? -1 : 0 } });
+  }
+  for (const m of text.matchAll(/\b(?:(next|this|coming|last|past)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/gi)) {
+    const word = m[1]?.toLowerCase();
+    const mode = word === 'next' ? 'next' : word === 'last' || word === 'past' ? 'last' : 'this';
+    add(m, { date: { kind: 'weekday', weekday: WEEKDAYS.indexOf(m[2].toLowerCase()) + 1, mode } });
+  }
+  for (const m of text.matchAll(new RegExp(`\\bin\\s+${AMOUNT}\\s+${UNIT}\\b`, 'gi'))) add(m, { offset: { amount: amountOf(m[1]), unit: unitOf(m[2]) } });
+  for (const m of text.matchAll(new RegExp(`\\b${AMOUNT}\\s+${UNIT}\\s+(ago|from\\s+now|later|hence)\\b`, 'gi'))) {
+    add(m, { offset: { amount: amountOf(m[1]) * (m[3].toLowerCase() === 'ago' ? -1 : 1), unit: unitOf(m[2]) } });
+  }
+  for (const m of text.matchAll(/\b(?:right\s+)?now\b/gi)) add(m, { now: true });
+  for (const m of text.matchAll(/\b(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])/gi)) {
+    const time = clock(m[1], m[2], m[3], m[4]);
+    if (time) add(m, { time });
+  }
+  for (const m of text.matchAll(/(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\d:])/g)) add(m, { time: { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3] ?? 0) } });
+  for (const m of text.matchAll(/\b(noon|midday|midnight)\b/gi)) add(m, { time: { hour: m[1].toLowerCase() === 'midnight' ? 0 : 12, minute: 0, second: 0 } });
+  return pieces.sort((a, b) => a.start - b.start);
+}
+
+/** Joins a date piece and a time piece written together ("tomorrow at 3pm", "3pm on Friday", "March 3, 10:00"). */
+function mergePieces(text: string, pieces: Piece[]): Piece[] {
+  const merged: Piece[] = [];
+  for (const piece of pieces) {
+    const last = merged.at(-1);
+    const gap = last ? text.slice(last.end, piece.start) : '';
+    const joinable =
+      last &&
+      /^\s*(?:,|at|@|on|the)?\s*(?:,|at|on|the)?\s*$/i.test(gap) &&
+      !last.iso?.hasTime &&
+      !last.now &&
+      ((last.date && piece.time && !last.time) ||
+        (last.time && piece.date && !last.date) ||
+        (last.offset && piece.time && !last.time && ['days', 'weeks', 'months', 'years'].includes(last.offset.unit as string)));
+    if (last && joinable) {
+      merged[merged.length - 1] = {
+        ...last,
+        end: piece.end,
+        text: text.slice(last.start, piece.end),
+        date: last.date ?? piece.date,
+        time: last.time ?? piece.time,
+        offset: last.offset ?? piece.offset,
+        iso: undefined,
+      };
+    } else {
+      merged.push(piece);
+    }
+  }
+  return merged;
+}
+
+function attachZone(text: string, piece: Piece, zones: ZoneMention[]): { zone?: ZoneMention; end: number } {
+  for (const zone of zones) {
+    if (zone.start < piece.end) continue;
+    const gap = text.slice(piece.end, zone.start);
+    if (!/^\s*(?:\(|in\s+(?:the\s+)?)?$/i.test(gap)) continue;
+    const after = /^\s*(?:\)|time\b|timezone\b|time\s+zone\b)?/i.exec(text.slice(zone.end))?.[0] ?? '';
+    // "3pm in London" names the clock the time is on; "3pm London time" too.
+    return { zone, end: zone.end + after.length };
+  }
+  return { end: piece.end };
+}
+
+function calendarOn(reference: DateTime, c: Calendar): DateTime | undefined {
+  const year = c.year ?? reference.year;
+  let date = DateTime.fromObject({ year, month: c.month, day: c.day }, { zone: reference.zone });
+  if (!date.isValid) return undefined;
+  // A month and day without a year mean their next occurrence.
+  if (c.year === undefined && date < reference.startOf('day')) date = date.plus({ years: 1 });
+  return date;
+}
+
+const WALL = "yyyy-MM-dd'T'HH:mm:ss";
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function resolve(piece: Piece, now: DateTime): { options: DateTime[]; walls: string[] } {
+  const options = resolveInstants(piece, now);
+  if (!piece.time || piece.offset || piece.now) return { options, walls: options.map((o) => o.toFormat(WALL)) };
+  // The wall time keeps what was written: luxon moves a time inside a DST gap forward.
+  const { hour, minute, second } = piece.time;
+  return { options, walls: options.map((o) => `${resolveDay(piece, now, o)}T${pad(hour)}:${pad(minute)}:${pad(second)}`) };
+}
+
+function resolveDay(piece: Piece, now: DateTime, option: DateTime): string {
+  const days = resolveInstants({ ...piece, time: undefined }, now);
+  return (days.find((d) => Math.abs(d.diff(option, 'hours').hours) < 27) ?? days[0] ?? now).toISODate() as string;
+}
+
+function resolveInstants(piece: Piece, now: DateTime): DateTime[] {
+  const today = now.startOf('day');
+  let days: DateTime[] = [];
+  if (piece.date?.kind === 'calendar') days = piece.date.options.map((c) => calendarOn(now, c)).filter((d): d is DateTime => d !== undefined);
+  else if (piece.date?.kind === 'relative') days = [today.plus({ days: piece.date.days })];
+  else if (piece.date?.kind === 'weekday') {
+    const { weekday, mode } = piece.date;
+    const ahead = (weekday - today.weekday + 7) % 7;
+    const delta = mode === 'this' ? ahead : mode === 'next' ? ahead || 7 : -((today.weekday - weekday + 7) % 7 || 7);
+    days = [today.plus({ days: delta })];
+  }
+  if (piece.offset) {
+    const moved = now.plus({ [piece.offset.unit]: piece.offset.amount });
+    days = [['hours', 'minutes', 'seconds'].includes(piece.offset.unit as string) || piece.time ? moved : moved.startOf('day')];
+  }
+  if (piece.now) return [now];
+  if (!piece.time) return days;
+  const { hour, minute, second } = piece.time;
+  return (days.length > 0 ? days : [today]).map((d) => d.set({ hour, minute, second, millisecond: 0 }));
+}
+
+/**
+ * Dates and times in the text, resolved against the reference instant in the zone the text names
+ * (or the context's zone): "tomorrow at 3pm", "next Friday", "2026-03-01", "March 3rd", "in 2 hours",
+ * "9am Tokyo time". Day arithmetic follows the calendar of that zone, so DST changes keep wall times.
+ */
+export function extractDates(text: string, reference: Date, contextZone: string, taken: Span[] = []): DateMention[] {
+  const zones = extractTimeZones(text);
+  const pieces = mergePieces(
+    text,
+    findPieces(text).filter((p) => !taken.some((t) => overlaps(t, p))),
+  );
+  return pieces.flatMap((piece): DateMention[] => {
+    const attached = piece.iso?.hasOffset ? { end: piece.end } : attachZone(text, piece, zones);
+    const zoneMention = attached.zone;
+    const zone = zoneMention?.zones.length === 1 ? zoneMention.zones[0] : contextZone;
+    const now = DateTime.fromJSDate(reference, { zone });
+    let { options, walls } = resolve(piece, now);
+    let withOffset: string | undefined;
+    if (piece.iso?.hasOffset) {
+      const exact = DateTime.fromISO(piece.iso.text, { setZone: true });
+      if (!exact.isValid) return [];
+      options = [exact];
+      walls = [exact.toFormat(WALL)];
+      withOffset = piece.iso.text;
+    }
+    if (options.length === 0) return [];
+    const granularity: Granularity = piece.time || piece.now || (piece.offset && ['hours', 'minutes', 'seconds'].includes(piece.offset.unit as string)) ? 'datetime' : 'date';
+    return [
+      {
+        start: piece.start,
+        end: attached.end,
+        text: text.slice(piece.start, attached.end),
+        phrase: piece.text,
+        granularity,
+        options,
+        walls,
+        zone: withOffset ? (options[0].zoneName ?? zone) : zone,
+        zoneExplicit: Boolean(zoneMention) || Boolean(withOffset),
+        withOffset,
+        zoneSpan: zoneMention ? { start: zoneMention.start, end: zoneMention.end, text: zoneMention.text } : undefined,
+      },
+    ];
+  });
+}

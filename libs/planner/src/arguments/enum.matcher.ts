@@ -1,0 +1,61 @@
+import type { Span } from './argument-fill.types';
+import { overlaps } from './text-span';
+
+export interface EnumMention extends Span {
+  value: string | number;
+}
+
+/** Everyday words for common enum values; a value is always matched by its own spelling too. */
+const SYNONYMS: Record<string, string[]> = {
+  desc: ['descending', 'highest first', 'largest first', 'biggest first', 'newest first', 'decreasing', 'high to low'],
+  asc: ['ascending', 'lowest first', 'smallest first', 'oldest first', 'increasing', 'low to high'],
+  avg: ['average', 'mean'],
+  sum: ['total', 'add up', 'sum up'],
+  count: ['how many', 'number of'],
+  count_distinct: ['distinct', 'unique'],
+  min: ['minimum', 'lowest', 'smallest'],
+  max: ['maximum', 'highest', 'largest', 'biggest'],
+  bar: ['bar chart', 'bar graph', 'column chart', 'histogram'],
+  line: ['line chart', 'line graph', 'trend'],
+  overwrite: ['replace', 'replacing', 'overwriting', 'overwritten'],
+  append: ['appending', 'add to the end', 'at the end'],
+  base64: ['binary'],
+  utf8: ['utf-8', 'as text', 'plain text'],
+  mass: ['weight'],
+  length: ['distance', 'distances'],
+  data: ['file size', 'storage', 'data size'],
+  temperature: ['temperatures'],
+  speed: ['velocity'],
+  eq: ['equals', 'equal to', 'is exactly'],
+  gt: ['greater than', 'more than', 'above', 'over'],
+  gte: ['at least'],
+  lt: ['less than', 'below', 'under', 'fewer than'],
+  lte: ['at most'],
+};
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Enum values a text names: by value ("bar", "HEAD") or by an everyday word ("descending", "weight"). */
+export function matchEnum(text: string, values: readonly unknown[], taken: Span[] = []): EnumMention[] {
+  const found: EnumMention[] = [];
+  for (const value of values) {
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
+    const spelled = String(value);
+    // An all-capitals value ("GET", "HEAD") is a term of art only in capitals; "get" is a verb.
+    const exactCase = /^[A-Z]{2,}$/.test(spelled);
+    const words = [spelled, ...(SYNONYMS[spelled] ?? [])];
+    if (spelled.includes('_')) words.push(spelled.replaceAll('_', ' '));
+    for (const word of words) {
+      const pattern = new RegExp(`(?<![\\w-])${escapeRegExp(word)}(?![\\w-])`, exactCase && word === spelled ? 'g' : 'gi');
+      for (const m of text.matchAll(pattern)) {
+        const span = { start: m.index, end: m.index + m[0].length, text: m[0] };
+        if (taken.some((t) => overlaps(t, span))) continue;
+        found.push({ ...span, value });
+      }
+    }
+  }
+  // A longer match hides the shorter ones inside it ("count distinct" is not also "count").
+  return found.filter((f) => !found.some((g) => g !== f && g.start <= f.start && g.end >= f.end && g.end - g.start > f.end - f.start)).sort((a, b) => a.start - b.start);
+}

@@ -1,0 +1,100 @@
+import type { Span } from './argument-fill.types';
+import { type CurrencyHit, currencySymbolAt, currencyWordAt } from './currency-lexicon';
+import { overlaps } from './text-span';
+import { SHORT_UNIT_WORDS, type UnitEntry, unitAt } from './unit-lexicon';
+
+export interface NumberMention extends Span {
+  value: number;
+  /** Where the digits themselves are (the mention also spans its unit or currency). */
+  digits: { start: number; end: number };
+  /** The unit written right after the number ("5 miles", "20°C"), as written. */
+  unit?: UnitEntry & Span;
+  /** The currency written with the number ("$1,200.50", "100 USD", "50 euros"). */
+  currency?: CurrencyHit & Span;
+  /** The unit or currency is the next number's ("5 or 6 feet"), not written here. */
+  shared?: boolean;
+}
+
+export interface UnitMention extends UnitEntry, Span {
+  /** Written right after a number: the unit of that number. */
+  attached: boolean;
+}
+
+export interface CurrencyMention extends CurrencyHit, Span {
+  attached: boolean;
+}
+
+const NUMBER = /(?<![\w.])([-−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(thousand|million|billion|bn|k|K)(?![A-Za-z]))?/g;
+const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, K: 1e3, million: 1e6, billion: 1e9, bn: 1e9 };
+
+/** Numbers with what they count: "5 miles", "3.5 kg", "20°C", "$1,200.50", "10k", "-40 °F". */
+export function extractNumbers(text: string, taken: Span[] = []): NumberMention[] {
+  const found: NumberMention[] = [];
+  for (const m of text.matchAll(NUMBER)) {
+    let start = m.index;
+    const end = m.index + m[0].length;
+    if (taken.some((t) => overlaps(t, { start, end }))) continue;
+    let value = Number(`${m[1] ? '-' : ''}${m[2].replaceAll(',', '')}${m[3] ?? ''}`) * (m[4] ? SCALE[m[4]] : 1);
+    let currency: NumberMention['currency'];
+    // "$5", "US$ 5", "EUR 50" (a code before the amount needs the space: "EUR50" is rare and "ABC123" is an id)
+    const prefix = /(?:US\$|C\$|CA\$|A\$|AU\$|NZ\$|HK\$|S\$|R\$|[$€£¥₹₩₽₺₪₱₫฿])\s?$|\b[A-Z]{3} $/.exec(text.slice(Math.max(0, start - 4), start));
+    if (prefix) {
+      const written = prefix[0].trimEnd();
+      const hit = currencySymbolAt(written, 0) ?? currencyWordAt(written, 0);
+      const at = start - prefix[0].length;
+      if (hit && hit.text === written) currency = { ...hit, start: at, end: at + written.length };
+    }
+    if (currency && text.charAt(currency.start - 1) === '-') value = -Math.abs(value);
+    let cursor = end;
+    while (text.charAt(cursor) === ' ') cursor++;
+    let unit: NumberMention['unit'];
+    if (!currency) {
+      const hit = currencySymbolAt(text, cursor) ?? currencyWordAt(text, cursor);
+      if (hit) currency = { ...hit, start: cursor, end: cursor + hit.text.length };
+    }
+    const unitHit = unitAt(text, cursor);
+    if (unitHit && !(currency && currency.start === cursor && currency.text.length >= unitHit.text.length)) {
+      unit = { ...unitHit, start: cursor, end: cursor + unitHit.text.length };
+    }
+    if (unit && currency && currency.start === cursor) currency = undefined;
+    start = currency && currency.start < start ? currency.start : start;
+    const last = Math.max(end, unit?.end ?? 0, currency?.end ?? 0);
+    found.push({ start, end: last, text: text.slice(start, last), value, digits: { start: m.index, end }, unit, currency });
+  }
+  // "5 or 6 feet": the first number counts the same thing as the one it is joined to.
+  for (let i = found.length - 2; i >= 0; i--) {
+    const [here, next] = [found[i], found[i + 1]];
+    if (!here.unit && !here.currency && /^\s*or\s*$/i.test(text.slice(here.end, next.start))) found[i] = { ...here, unit: next.unit, currency: next.currency, shared: true };
+  }
+  return found;
+}
+
+const TARGET_WORDS = /(?:^|\s)(?:to|into|in|from|as|per)\s+(?:the\s+)?$/i;
+
+/** Units named anywhere: attached to a number, or after "to", "into", "in", "from" ("to km", "into Fahrenheit"). */
+export function extractUnits(text: string, numbers: NumberMention[], taken: Span[] = []): UnitMention[] {
+  const found: UnitMention[] = numbers.filter((n) => n.unit && !n.shared).map((n) => ({ ...(n.unit as UnitEntry & Span), attached: true }));
+  for (const m of text.matchAll(/(?<![\w°^/])(?=[°℃℉A-Za-zµμ])/g)) {
+    const hit = unitAt(text, m.index);
+    if (!hit) continue;
+    const span = { start: m.index, end: m.index + hit.text.length };
+    if (found.some((f) => overlaps(f, span)) || taken.some((t) => overlaps(t, span)) || numbers.some((n) => overlaps(n, span))) continue;
+    const cue = TARGET_WORDS.test(text.slice(Math.max(0, m.index - 12), m.index));
+    if (SHORT_UNIT_WORDS.has(hit.text) && (!cue || hit.text === 'in')) continue;
+    found.push({ ...hit, ...span, text: hit.text, attached: false });
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/** Currencies named anywhere: with an amount, or as a code or name ("to EUR", "in yen"). */
+export function extractCurrencies(text: string, numbers: NumberMention[], taken: Span[] = []): CurrencyMention[] {
+  const found: CurrencyMention[] = numbers.filter((n) => n.currency && !n.shared).map((n) => ({ ...(n.currency as CurrencyHit & Span), attached: true }));
+  for (const m of text.matchAll(/(?<![\w$€£¥₹])(?=[A-Za-z$€£¥₹₩₽₺₪₱₫฿])/g)) {
+    const hit = currencyWordAt(text, m.index) ?? currencySymbolAt(text, m.index);
+    if (!hit) continue;
+    const span = { start: m.index, end: m.index + hit.text.length };
+    if (found.some((f) => overlaps(f, span)) || taken.some((t) => overlaps(t, span)) || numbers.some((n) => overlaps(n, span))) continue;
+    found.push({ ...hit, ...span, attached: false });
+  }
+  return found.sort((a, b) => a.start - b.start);
+}

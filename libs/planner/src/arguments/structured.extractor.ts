@@ -1,0 +1,80 @@
+import type { Span } from './argument-fill.types';
+import { overlaps } from './text-span';
+
+export interface JsonMention extends Span {
+  value: Record<string, unknown> | unknown[];
+}
+
+export interface ExpressionMention extends Span {
+  value: string;
+}
+
+export interface AssignmentMention extends Span {
+  name: string;
+  value: number;
+}
+
+/** JSON objects or arrays written inline: `{"name": "Ada"}`. Unbalanced or invalid text is not one. */
+export function extractJson(text: string): JsonMention[] {
+  const found: JsonMention[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const open = text[i];
+    if (open !== '{' && open !== '[') continue;
+    let depth = 0;
+    let quoted = false;
+    for (let j = i; j < text.length; j++) {
+      const c = text[j];
+      if (quoted) {
+        if (c === '\\') j++;
+        else if (c === '"') quoted = false;
+        continue;
+      }
+      if (c === '"') quoted = true;
+      else if (c === '{' || c === '[') depth++;
+      else if (c === '}' || c === ']') depth--;
+      if (depth === 0) {
+        const raw = text.slice(i, j + 1);
+        try {
+          const value = JSON.parse(raw) as unknown;
+          if (value !== null && typeof value === 'object') {
+            found.push({ start: i, end: j + 1, text: raw, value: value as JsonMention['value'] });
+            i = j;
+          }
+        } catch {
+          // not JSON: keep scanning from the next character
+        }
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+const MATH_FUNCTIONS = 'sqrt|cbrt|sin|cos|tan|asin|acos|atan|log|log10|log2|exp|abs|round|floor|ceil|mean|median|sum|min|max|std|pow|mod|factorial|det';
+const EXPRESSION = new RegExp(`(?:(?:${MATH_FUNCTIONS})\\s*\\(|[(\\[]|-?\\d|[A-Za-z_]\\w*\\s*[-+*/^%]\\s*[\\w(])[\\w\\s.,()\\[\\]+\\-*/^%!=<>]*[\\w)\\]!]`, 'g');
+const OPERATOR = /[-+*/^%!]|\b(?:sqrt|cbrt|sin|cos|tan|log|exp|abs|mean|median|sum|pow|factorial|round)\s*\(/;
+
+/** A formula written inline: "sqrt(16) + 2^10", "price * qty * 1.2", "(3 + 4) * 5". */
+export function extractExpressions(text: string, taken: Span[] = []): ExpressionMention[] {
+  const found: ExpressionMention[] = [];
+  for (const m of text.matchAll(EXPRESSION)) {
+    let raw = m[0].trim();
+    // Words after the formula ("... and round it") are prose, not part of it.
+    raw = raw.replace(/\s+(?:and|then|with|where|for|to|please|using)\b.*$/i, '').trim();
+    const opens = (raw.match(/\(/g) ?? []).length;
+    const closes = (raw.match(/\)/g) ?? []).length;
+    if (closes > opens) raw = raw.replace(/\)+$/, (tail) => tail.slice(0, tail.length - (closes - opens)));
+    const span = { start: m.index, end: m.index + raw.length, text: raw, value: raw };
+    if (!OPERATOR.test(raw) || !/[\d(]|[A-Za-z]\w*\s*[-+*/^]/.test(raw) || taken.some((t) => overlaps(t, span))) continue;
+    if (/^-?\d+(?:[.,]\d+)?$/.test(raw) || /^\d{1,4}-\d{1,2}(?:-\d{1,4})?$/.test(raw)) continue;
+    found.push(span);
+  }
+  return found;
+}
+
+/** Named numbers: "price = 19.99", "qty is 3", "x: 4". */
+export function extractAssignments(text: string, taken: Span[] = []): AssignmentMention[] {
+  return [...text.matchAll(/\b([A-Za-z_]\w*)\s*(?:=|:|\bis\b|\bequals\b)\s*(-?\d+(?:\.\d+)?)\b/g)]
+    .map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[0], name: m[1], value: Number(m[2]) }))
+    .filter((a) => !taken.some((t) => overlaps(t, a)));
+}

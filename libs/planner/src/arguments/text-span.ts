@@ -1,0 +1,70 @@
+import type { Span } from './argument-fill.types';
+
+const STOP_WORDS = new Set(
+  'a an the of to in on at by for from with and or is are be this that these those it its as e.g eg default only than when what which into per your you not no must such'.split(' '),
+);
+
+export function spanOf(text: string, start: number, end: number): Span {
+  return { start, end, text: text.slice(start, end) };
+}
+
+export function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+export function inside(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
+  return a.start >= b.start && a.end <= b.end;
+}
+
+/** A crude English stem, enough to match "terms"/"term", "words"/"word", "recursively"/"recursive". */
+export function stem(word: string): string {
+  const w = word.toLowerCase();
+  if (w.length > 5 && w.endsWith('ly')) return stem(w.slice(0, -2));
+  if (w.length > 5 && w.endsWith('ing')) return w.slice(0, -3);
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  return w;
+}
+
+/** "wordsPerMinute" -> ["words", "per", "minute"]; "max_bytes" -> ["max", "bytes"]. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
+
+/** Content words of a description, stemmed, without stop words or examples. */
+export function contentWords(description: string | undefined): string[] {
+  if (!description) return [];
+  const plain = description.split(/,?\s*e\.g\./)[0];
+  return (plain.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => w.length > 2 && !STOP_WORDS.has(w)).map(stem);
+}
+
+export interface Word {
+  word: string;
+  start: number;
+  end: number;
+}
+
+export function wordsOf(text: string): Word[] {
+  return [...text.matchAll(/[A-Za-z][A-Za-z'-]*|\d+(?:[.,]\d+)*/g)].map((m) => ({ word: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }));
+}
+
+/** Up to `count` lowercase words right before `start` (nearest last). */
+export function wordsBefore(words: Word[], start: number, count: number): string[] {
+  const before = words.filter((w) => w.end <= start);
+  return before.slice(-count).map((w) => w.word);
+}
+
+export function wordsAfter(words: Word[], end: number, count: number): string[] {
+  return words
+    .filter((w) => w.start >= end)
+    .slice(0, count)
+    .map((w) => w.word);
+}
+
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
