@@ -11,10 +11,15 @@ export { DEFAULT_OPENAI_EMBEDDER, OpenAIEmbedder, type OpenAIEmbedderOptions } f
 export { type EvalQuery, type EvalTool, evalToolDocument, readEvalQueries, readEvalTools } from './evaluation/eval-dataset';
 export { evaluateRetrieval, type RetrievalEvalOptions, type RetrievalEvalResult } from './evaluation/evaluate-retrieval';
 export { completeAt, ndcgAt, percentile, type RetrievalReport, RetrievalScorer, recallAt, reciprocalRank } from './evaluation/retrieval-metrics';
+export { interleaveByRank } from './funnel/coverage-merge';
+export { DEFAULT_DECOMPOSITION, type DecompositionOptions, decomposeQuery } from './funnel/query-decomposition';
 export { type FusedCandidate, reciprocalRankFusion } from './funnel/rank-fusion';
-export { DEFAULT_FUNNEL, type FunnelOptions, LEXICAL_ONLY, type RetrievalResult, type RetrievedTool, ToolRetriever } from './funnel/tool-retriever';
-export { createEmbedder, createRetriever, createToolIndex } from './index/tool-index.factory';
+export { DEFAULT_FUNNEL, DEFAULT_RERANK_DEPTH, type FunnelOptions, LEXICAL_ONLY, type RetrievalResult, type RetrievedTool, ToolRetriever } from './funnel/tool-retriever';
+export { createEmbedder, createReranker, createRetriever, createToolIndex } from './index/tool-index.factory';
 export { type IndexedTool, type RankedHit, ToolIndex, type ToolSearchFilter } from './index/tool-index.port';
+export { DEFAULT_FEATURE_WEIGHTS, FeatureReranker, type FeatureScores, type FeatureWeights } from './rerank/feature.reranker';
+export { DEFAULT_LLM_RERANKER, LlmReranker, type LlmRerankerOptions } from './rerank/llm.reranker';
+export { keepFusedOrder, type RerankCandidate, Reranker } from './rerank/reranker.port';
 export { type RetrievalEnv, retrievalEnvSchema, retrievalOptionsFromEnv } from './retrieval.config';
 export { RetrievalModule } from './retrieval.module';
 export { RETRIEVAL_OPTIONS, type RetrievalModuleOptions } from './retrieval.module-definition';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defaultModelDir } from './embedding/local/onnx.embedder';
 import { DEFAULT_OPENAI_EMBEDDER } from './embedding/openai/openai.embedder';
+import { DEFAULT_DECOMPOSITION } from './funnel/query-decomposition';
+import { DEFAULT_LLM_RERANKER } from './rerank/llm.reranker';
 import type { RetrievalModuleOptions } from './retrieval.module-definition';
 
 export const retrievalEnvSchema = z
@@ -26,11 +28,22 @@ export const retrievalEnvSchema = z
       .regex(/^\d+(\.\d+)?,\d+(\.\d+)?$/, 'must be "<lexical>,<semantic>", e.g. "1,1"')
       .default('1,1'),
     TOOLGATE_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.25),
+    TOOLGATE_RERANKER: z.enum(['feature', 'llm', 'none']).default('feature'),
+    /** Fused candidates (per clause) the reranker reorders. */
+    TOOLGATE_RERANK_DEPTH: z.coerce.number().int().min(1).max(200).default(30),
+    TOOLGATE_RERANK_MODEL: z.string().min(1).default(DEFAULT_LLM_RERANKER.model),
+    TOOLGATE_RERANK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_LLM_RERANKER.timeoutMs),
+    /** Split multi-part requests into clauses searched one by one. */
+    TOOLGATE_QUERY_DECOMPOSITION: z.enum(['on', 'off']).default('on'),
   })
   .refine((env) => env.TOOLGATE_INDEX !== 'elasticsearch' || env.ELASTICSEARCH_URL !== undefined, { path: ['ELASTICSEARCH_URL'], message: 'is required when TOOLGATE_INDEX=elasticsearch' })
   .refine((env) => env.TOOLGATE_EMBEDDER !== 'openai' || env.OPENAI_API_KEY !== undefined || env.OPENAI_BASE_URL !== undefined, {
     path: ['OPENAI_API_KEY'],
     message: 'is required when TOOLGATE_EMBEDDER=openai (or OPENAI_BASE_URL for a server that needs no key)',
+  })
+  .refine((env) => env.TOOLGATE_RERANKER !== 'llm' || env.OPENAI_API_KEY !== undefined || env.OPENAI_BASE_URL !== undefined, {
+    path: ['OPENAI_API_KEY'],
+    message: 'is required when TOOLGATE_RERANKER=llm (or OPENAI_BASE_URL for a server that needs no key)',
   });
 export type RetrievalEnv = z.infer<typeof retrievalEnvSchema>;
 
@@ -50,7 +63,16 @@ export function retrievalOptionsFromEnv(env: RetrievalEnv): RetrievalModuleOptio
       dimensions: env.TOOLGATE_EMBEDDING_DIMENSIONS,
       batchSize: env.TOOLGATE_EMBEDDING_BATCH_SIZE,
     },
-    funnel: { recallK: env.TOOLGATE_RECALL_K, weights: { lexical, semantic }, rrfK: 60, minSimilarity: env.TOOLGATE_MIN_SIMILARITY },
+    funnel: {
+      recallK: env.TOOLGATE_RECALL_K,
+      weights: { lexical, semantic },
+      rrfK: 60,
+      minSimilarity: env.TOOLGATE_MIN_SIMILARITY,
+      rerankDepth: env.TOOLGATE_RERANK_DEPTH,
+      decomposition: env.TOOLGATE_QUERY_DECOMPOSITION === 'on' ? DEFAULT_DECOMPOSITION : null,
+    },
+    reranker: env.TOOLGATE_RERANKER,
+    llmReranker: { apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, model: env.TOOLGATE_RERANK_MODEL, timeoutMs: env.TOOLGATE_RERANK_TIMEOUT_MS },
     defaultK: env.TOOLGATE_SEARCH_DEFAULT_K,
     maxK: env.TOOLGATE_SEARCH_MAX_K,
   };

@@ -1,6 +1,7 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { OpenAIEmbedderOptions } from './embedding/openai/openai.embedder';
 import type { FunnelOptions } from './funnel/tool-retriever';
+import type { LlmRerankerOptions } from './rerank/llm.reranker';
 
 export interface RetrievalModuleOptions {
   /** `embedded`: in-process index, the zero-config default; `elasticsearch`: a cluster at `elasticsearch.node`. */
@@ -13,6 +14,10 @@ export interface RetrievalModuleOptions {
   /** Folder of the local model (model.onnx, tokenizer.json, toolgate-model.json). */
   modelDir: string;
   funnel: FunnelOptions;
+  /** Rerank stage after fusion: `feature` (default) lexical features, `llm` a chat model, `none` keeps the fused order. */
+  reranker?: 'feature' | 'llm' | 'none';
+  /** The OpenAI-compatible chat endpoint and model, for `reranker: 'llm'`. */
+  llmReranker?: Partial<LlmRerankerOptions>;
   /** Search results returned when the caller does not say. */
   defaultK: number;
   /** Upper bound on k a caller may ask for. */

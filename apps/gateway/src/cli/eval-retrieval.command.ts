@@ -1,4 +1,14 @@
-import { createRetriever, evaluateRetrieval, type RetrievalEvalResult, readEvalQueries, readEvalTools } from '@toolgate/retrieval';
+import {
+  createRetriever,
+  DEFAULT_DECOMPOSITION,
+  DEFAULT_FUNNEL,
+  evaluateRetrieval,
+  type RetrievalEvalResult,
+  readEvalQueries,
+  readEvalTools,
+  retrievalEnvSchema,
+  retrievalOptionsFromEnv,
+} from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { printJson, printTable } from './output';
 
@@ -12,6 +22,9 @@ export interface EvalRetrievalFlags {
   driver: 'embedded' | 'elasticsearch';
   embedder: string;
   k: number[];
+  reranker: string;
+  decomposition: string;
+  sample?: number;
   json?: boolean;
 }
 
@@ -38,6 +51,8 @@ export function toJsonReport(result: RetrievalEvalResult, driver: string): Recor
     train_queries: result.trainQueries,
     driver,
     embedder: result.embedder,
+    reranker: result.reranker,
+    decomposition: result.decomposition,
     latency_ms: { p50: result.latencyMs.p50, p95: result.latencyMs.p95, mean: result.latencyMs.mean },
     index_ms: result.indexMs,
   };
@@ -54,6 +69,19 @@ export async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
   if (!['local', 'none', 'hashing'].includes(flags.embedder)) {
     throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown embedder "${flags.embedder}" (available: local, none, hashing)`, [{ path: '--embedder', message: 'unknown embedder' }]);
   }
+  if (!['feature', 'llm', 'none'].includes(flags.reranker)) {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown reranker "${flags.reranker}" (available: feature, llm, none)`, [{ path: '--reranker', message: 'unknown reranker' }]);
+  }
+  if (!['on', 'off'].includes(flags.decomposition)) {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `--decomposition must be on or off, not "${flags.decomposition}"`, [{ path: '--decomposition', message: 'must be on or off' }]);
+  }
+  // The LLM reranker reads the same endpoint settings as the server (validated there too).
+  const parsed = retrievalEnvSchema.safeParse({ ...process.env, TOOLGATE_RERANKER: flags.reranker });
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+    throw new ToolgateError(ErrorCode.INVALID_CONFIG, `invalid environment: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+  }
+  const env = parsed.data;
   const tools = await readEvalTools(flags.tools);
   const queries = await readEvalQueries(flags.queries, new Set(tools.map((t) => t.id)));
   const split = flags.split ?? queries[0].split;
@@ -61,19 +89,23 @@ export async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
     driver: flags.driver,
     elasticsearch: esUrl ? { node: esUrl, indexPrefix: 'toolgate-eval' } : undefined,
     embedder: flags.embedder as 'local' | 'none' | 'hashing',
+    funnel: { ...DEFAULT_FUNNEL, decomposition: flags.decomposition === 'on' ? DEFAULT_DECOMPOSITION : null },
+    reranker: flags.reranker as 'feature' | 'llm' | 'none',
+    llmReranker: retrievalOptionsFromEnv(env).llmReranker,
   });
   const result = await evaluateRetrieval(retriever, tools, queries, {
     split,
     trainSplit: flags.trainSplit,
     trainFraction: flags.trainFraction,
     seed: flags.seed,
+    sample: flags.sample,
     ks: flags.k,
     onProgress: progressBar(`scoring ${split}`),
   }).finally(() => retriever.index.close());
   if (flags.json) return printJson(toJsonReport(result, flags.driver));
   const pct = (v: number | undefined) => (v === undefined ? '-' : (100 * v).toFixed(1));
   process.stdout.write(
-    `${result.queries} queries of split "${split}" over ${result.tools} tools (driver ${flags.driver}, embedder ${result.embedder}${result.trainQueries ? `, ${result.trainQueries} training queries as usage examples` : ''})\n`,
+    `${result.queries} queries of split "${split}" over ${result.tools} tools (driver ${flags.driver}, embedder ${result.embedder}, reranker ${result.reranker}, decomposition ${result.decomposition}${result.trainQueries ? `, ${result.trainQueries} training queries as usage examples` : ''})\n`,
   );
   printTable(
     ['k', 'Recall@k', 'nDCG@k', 'Comp@k'],

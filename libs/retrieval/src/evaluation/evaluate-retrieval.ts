@@ -13,6 +13,8 @@ export interface RetrievalEvalOptions {
   /** Instead: this fraction of `split` (chosen by a seeded hash of the qid) becomes usage examples; the rest is scored. */
   trainFraction?: number;
   seed?: number;
+  /** Score only this many of the scored queries, drawn with the seed (quick iteration on a large set). */
+  sample?: number;
   ks: number[];
   usageQueriesPerTool?: number;
   onProgress?: (done: number, total: number) => void;
@@ -21,6 +23,9 @@ export interface RetrievalEvalOptions {
 export interface RetrievalEvalResult extends RetrievalReport {
   split: string;
   embedder: string;
+  reranker: string;
+  /** Whether multi-part queries were split into clauses. */
+  decomposition: 'on' | 'off';
   tools: number;
   trainQueries: number;
   indexMs: number;
@@ -54,6 +59,17 @@ export async function evaluateRetrieval(retriever: ToolRetriever, tools: EvalToo
     train = inSplit.filter((q) => draw(q.qid, seed) < (options.trainFraction as number));
     scored = inSplit.filter((q) => draw(q.qid, seed) >= (options.trainFraction as number));
   }
+  if (options.sample !== undefined && options.sample < scored.length) {
+    // Another draw than the training one, so the sample is not skewed towards either side of it.
+    const order = new Map(scored.map((q) => [q.qid, draw(q.qid, seed + 1)]));
+    const kept = new Set(
+      [...order]
+        .sort((a, b) => a[1] - b[1])
+        .slice(0, options.sample)
+        .map(([qid]) => qid),
+    );
+    scored = scored.filter((q) => kept.has(q.qid));
+  }
 
   const learned = new Map<string, string[]>();
   for (const q of train) for (const id of q.gold) learned.set(id, [...(learned.get(id) ?? []), q.query]);
@@ -79,5 +95,14 @@ export async function evaluateRetrieval(retriever: ToolRetriever, tools: EvalToo
     );
     options.onProgress?.(i + 1, scored.length);
   }
-  return { ...scorer.report(), split: options.split, embedder: retriever.model, tools: tools.length, trainQueries: train.length, indexMs };
+  return {
+    ...scorer.report(),
+    split: options.split,
+    embedder: retriever.model,
+    reranker: retriever.reranker?.name ?? 'none',
+    decomposition: retriever.decomposes ? 'on' : 'off',
+    tools: tools.length,
+    trainQueries: train.length,
+    indexMs,
+  };
 }

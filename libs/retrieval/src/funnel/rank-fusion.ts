@@ -7,6 +7,10 @@ export interface FusedCandidate {
   /** Rank and score on each side that found it. */
   lexical?: { rank: number; score: number; matchedTerms: string[] };
   semantic?: { rank: number; score: number };
+  /** Set by the rerank stage: its score and rank, or why the fused order was kept (`fallback`). */
+  rerank?: { reranker: string; score?: number; rank?: number; fallback?: string };
+  /** For a request split into clauses: the clause whose search found this candidate. */
+  clause?: { index: number; text: string };
 }
 
 /**

@@ -3,6 +3,9 @@ import { EmbeddedToolIndex } from '../embedded/embedded-tool-index';
 import { CachedEmbedder } from '../embedding/cached.embedder';
 import { Embedder } from '../embedding/embedder.port';
 import { HashingEmbedder } from '../embedding/hashing.embedder';
+import { FeatureReranker } from '../rerank/feature.reranker';
+import { type RerankCandidate, Reranker } from '../rerank/reranker.port';
+import type { FusedCandidate } from './rank-fusion';
 import { reciprocalRankFusion } from './rank-fusion';
 import { DEFAULT_FUNNEL, LEXICAL_ONLY, ToolRetriever } from './tool-retriever';
 
@@ -94,5 +97,53 @@ describe('ToolRetriever', () => {
     await retriever.search('rain', 5, everything);
     await retriever.search('rain', 5, everything);
     expect(counting.embedded).toBe(3 + 1);
+  });
+});
+
+/** Reverses what it is given and records each call, so a test sees what the funnel hands a reranker. */
+class ReversingReranker extends Reranker {
+  readonly name = 'reversing';
+  calls: { query: string; ids: string[]; withDocs: boolean }[] = [];
+  async rerank(query: string, candidates: readonly RerankCandidate[]): Promise<FusedCandidate[]> {
+    this.calls.push({ query, ids: candidates.map((c) => c.candidate.id), withDocs: candidates.every((c) => c.doc !== undefined) });
+    return [...candidates].reverse().map(({ candidate }, i) => ({ ...candidate, rerank: { reranker: this.name, score: -i, rank: i + 1 } }));
+  }
+}
+
+describe('ToolRetriever rerank stage and clauses', () => {
+  const catalog = [
+    doc('crop-water', 'calculate the water requirement of a crop'),
+    doc('plant-growth', 'growth of plants in space agriculture'),
+    doc('air-quality', 'air quality and environmental justice data for a city'),
+    doc('water-quality', 'water quality of rivers and lakes'),
+  ];
+  const whole = { ...DEFAULT_FUNNEL, decomposition: null };
+
+  it('reranks only the top fused candidates, with their documents, and keeps every stage on the hit', async () => {
+    const reranker = new ReversingReranker();
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), null, { ...whole, rerankDepth: 2 }, reranker);
+    await retriever.indexTools(catalog);
+    const fused = (await new ToolRetriever(retriever.index, null, whole).search('water quality of a crop', 5, everything)).hits;
+    const { hits } = await retriever.search('water quality of a crop', 5, everything);
+    expect(reranker.calls).toEqual([{ query: 'water quality of a crop', ids: fused.slice(0, 2).map((h) => h.id), withDocs: true }]);
+    expect(hits.map((h) => h.id)).toEqual([fused[1].id, fused[0].id, ...fused.slice(2).map((h) => h.id)]);
+    expect(hits[0]).toMatchObject({ rank: 1, lexical: { rank: 2 }, fused: fused[1].fused, rerank: { reranker: 'reversing', rank: 1 } });
+    expect(hits[2].rerank).toBeUndefined();
+  });
+
+  it('gives each clause of a multi-part request a slot near the top, saying which clause found it', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), null, DEFAULT_FUNNEL, new FeatureReranker());
+    await retriever.indexTools(catalog);
+    const query = 'Calculate the water requirement of my crop. Then check the growth of plants in space. Finally, get air quality data for Paris.';
+    const { hits } = await retriever.search(query, 3, everything);
+    expect(new Set(hits.map((h) => h.id))).toEqual(new Set(['crop-water', 'plant-growth', 'air-quality']));
+    expect(hits.find((h) => h.id === 'plant-growth')?.clause).toEqual({ index: 1, text: 'check the growth of plants in space.' });
+    expect(hits.every((h) => h.rerank?.reranker === 'feature')).toBe(true);
+  });
+
+  it('still answers no match with a reranker and clauses', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder(), { ...DEFAULT_FUNNEL, minSimilarity: 0.5 }, new FeatureReranker());
+    await retriever.indexTools(catalog);
+    expect(await retriever.search('zebra xylophone. Then quartz yodel.', 5, everything)).toEqual({ noMatch: true, hits: [] });
   });
 });

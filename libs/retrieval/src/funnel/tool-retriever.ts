@@ -3,6 +3,9 @@ import { splitIdentifiers } from '../documents/tokenizer';
 import type { ToolDocument } from '../documents/tool-document';
 import type { Embedder } from '../embedding/embedder.port';
 import type { RankedHit, ToolIndex, ToolSearchFilter } from '../index/tool-index.port';
+import type { Reranker } from '../rerank/reranker.port';
+import { interleaveByRank } from './coverage-merge';
+import { DEFAULT_DECOMPOSITION, type DecompositionOptions, decomposeQuery } from './query-decomposition';
 import { type FusedCandidate, reciprocalRankFusion } from './rank-fusion';
 
 export interface FunnelOptions {
@@ -15,9 +18,25 @@ export interface FunnelOptions {
    * is then "no tool fits" rather than the least bad tools.
    */
   minSimilarity: number;
+  /** Fused candidates (per clause) the reranker reorders; the rest keep their fused order. */
+  rerankDepth?: number;
+  /**
+   * Multi-part requests are split into clauses, each searched (both sides, fusion, rerank) on its own
+   * and merged by rank so every intent gets a slot near the top; null searches the text whole.
+   */
+  decomposition?: DecompositionOptions | null;
 }
 
-export const DEFAULT_FUNNEL: FunnelOptions = { recallK: 50, weights: { lexical: 1, semantic: 1 }, rrfK: 60, minSimilarity: 0.25 };
+export const DEFAULT_RERANK_DEPTH = 30;
+
+export const DEFAULT_FUNNEL: FunnelOptions = {
+  recallK: 50,
+  weights: { lexical: 1, semantic: 1 },
+  rrfK: 60,
+  minSimilarity: 0.25,
+  rerankDepth: DEFAULT_RERANK_DEPTH,
+  decomposition: DEFAULT_DECOMPOSITION,
+};
 
 export interface RetrievedTool extends FusedCandidate {
   rank: number;
@@ -39,18 +58,26 @@ export const embeddingText = (doc: ToolDocument): string =>
 
 /**
  * The retrieval funnel: embeds and indexes tools; answers a query with lexical and semantic recall,
- * fused by reciprocal rank, cut to k, with each stage's rank and score kept as the explanation.
+ * fused by reciprocal rank, reranked, cut to k, with each stage's rank and score kept as the
+ * explanation. A multi-part request runs the funnel per clause and merges the clauses by rank.
+ * Every index driver gets the same fusion, rerank and merge: they live here, not in a driver.
  */
 export class ToolRetriever {
+  /** The documents this retriever indexed, for the reranker to read (the index keeps only what it searches). */
+  private readonly documents = new Map<string, ToolDocument>();
+
   constructor(
     readonly index: ToolIndex,
     /** Null: lexical retrieval only (no vectors are computed or stored). */
     readonly embedder: Embedder | null,
     private readonly options: FunnelOptions = DEFAULT_FUNNEL,
+    /** Null: the fused order is final. */
+    readonly reranker: Reranker | null = null,
   ) {}
 
   /** Embeds each document (description and every example or usage query) and upserts it. */
   async indexTools(docs: ToolDocument[]): Promise<void> {
+    for (const doc of docs) this.documents.set(doc.id, doc);
     if (!this.embedder)
       return this.index.upsert(
         docs.map((doc) => ({ doc, vectors: [] })),
@@ -73,29 +100,77 @@ export class ToolRetriever {
     return this.embedder?.model ?? LEXICAL_ONLY;
   }
 
+  /** True when multi-part queries are split into clauses. */
+  get decomposes(): boolean {
+    return Boolean(this.options.decomposition);
+  }
+
   /** True when the stored vectors came from another model: everything must be re-embedded, never mixed. */
   async needsReindex(): Promise<boolean> {
     const stored = await this.index.embeddingModel();
     return stored !== null && stored !== this.model;
   }
 
-  private async semantic(text: string, filter: ToolSearchFilter): Promise<RankedHit[]> {
-    if (!this.embedder) return [];
-    const [vector] = await this.embedder.embed([text], 'query');
-    return this.index.semantic(vector, this.options.recallK, filter, this.embedder.model);
+  /** Both sides for one text, fused, the head reranked. */
+  private async rankOne(text: string, vector: Float32Array | undefined, filter: ToolSearchFilter) {
+    const [lexical, semantic] = await Promise.all([
+      this.index.lexical(text, this.options.recallK, filter),
+      this.embedder && vector ? this.index.semantic(vector, this.options.recallK, filter, this.embedder.model) : Promise.resolve([] as RankedHit[]),
+    ]);
+    const fused = reciprocalRankFusion(lexical, semantic, this.options.weights, this.options.rrfK);
+    if (!this.reranker || fused.length === 0) return { lexical, semantic, ranked: fused };
+    const depth = this.options.rerankDepth ?? DEFAULT_RERANK_DEPTH;
+    const head = await this.reranker.rerank(
+      text,
+      fused.slice(0, depth).map((candidate) => ({ candidate, doc: this.documents.get(candidate.id) })),
+    );
+    return { lexical, semantic, ranked: [...head, ...fused.slice(depth)] };
   }
 
   async search(text: string, k: number, filter: ToolSearchFilter): Promise<RetrievalResult> {
     return tracer.startActiveSpan('toolgate.retrieve.funnel', async (span) => {
       try {
-        const [lexical, semantic] = await Promise.all([this.index.lexical(text, this.options.recallK, filter), this.semantic(text, filter)]);
-        const fused = reciprocalRankFusion(lexical, semantic, this.options.weights, this.options.rrfK);
-        const noMatch = lexical.length === 0 && (semantic[0]?.score ?? Number.NEGATIVE_INFINITY) < this.options.minSimilarity;
-        span.setAttributes({ 'toolgate.lexical_hits': lexical.length, 'toolgate.semantic_hits': semantic.length, 'toolgate.no_match': noMatch });
-        return { noMatch, hits: noMatch ? [] : fused.slice(0, k).map((c, i) => ({ ...c, rank: i + 1 })) };
+        const clauses = this.options.decomposition ? decomposeQuery(text, this.options.decomposition) : [text];
+        const texts = clauses.length > 1 ? [text, ...clauses] : [text];
+        const vectors = this.embedder ? await this.embedder.embed(texts, 'query') : [];
+        const [whole, ...parts] = await Promise.all(texts.map((t, i) => this.rankOne(t, vectors[i], filter)));
+        const noMatch = whole.lexical.length === 0 && (whole.semantic[0]?.score ?? Number.NEGATIVE_INFINITY) < this.options.minSimilarity;
+        const merged: FusedCandidate[] =
+          parts.length === 0
+            ? whole.ranked
+            : mergeParts(
+                whole.ranked,
+                parts.map((part, index) => part.ranked.map((c) => ({ ...c, clause: { index, text: clauses[index] } }))),
+                (this.options as any).merge ?? 'clauses-first',
+              );
+        span.setAttributes({
+          'toolgate.lexical_hits': whole.lexical.length,
+          'toolgate.semantic_hits': whole.semantic.length,
+          'toolgate.clauses': clauses.length,
+          'toolgate.reranker': this.reranker?.name ?? 'none',
+          'toolgate.no_match': noMatch,
+        });
+        return { noMatch, hits: noMatch ? [] : merged.slice(0, k).map((c, i) => ({ ...c, rank: i + 1 })) };
       } finally {
         span.end();
       }
     });
   }
+}
+
+function mergeParts(whole: FusedCandidate[], parts: FusedCandidate[][], mode: string): FusedCandidate[] {
+  if (mode === 'clauses-first') return interleaveByRank([...parts, whole]);
+  if (mode === 'whole-first') return interleaveByRank([whole, ...parts]);
+  if (mode === 'whole-top1') return interleaveByRank([whole.slice(0, 1), ...parts, whole]);
+  const [, w, k] = mode.split(':').map(Number);
+  const score = new Map<string, { c: FusedCandidate; s: number }>();
+  const add = (list: FusedCandidate[], weight: number) =>
+    list.forEach((c, i) => {
+      const e = score.get(c.id) ?? { c, s: 0 };
+      e.s += weight / (k + i + 1);
+      score.set(c.id, e);
+    });
+  add(whole, w);
+  for (const p of parts) add(p, 1);
+  return [...score.values()].sort((a, b) => b.s - a.s).map((e) => e.c);
 }

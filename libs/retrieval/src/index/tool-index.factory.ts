@@ -7,6 +7,9 @@ import { HashingEmbedder } from '../embedding/hashing.embedder';
 import { defaultModelDir, OnnxEmbedder } from '../embedding/local/onnx.embedder';
 import { DEFAULT_OPENAI_EMBEDDER, OpenAIEmbedder } from '../embedding/openai/openai.embedder';
 import { DEFAULT_FUNNEL, ToolRetriever } from '../funnel/tool-retriever';
+import { FeatureReranker } from '../rerank/feature.reranker';
+import { LlmReranker } from '../rerank/llm.reranker';
+import type { Reranker } from '../rerank/reranker.port';
 import type { RetrievalModuleOptions } from '../retrieval.module-definition';
 import type { ToolIndex } from './tool-index.port';
 
@@ -37,7 +40,21 @@ export async function createEmbedder(options: Pick<RetrievalModuleOptions, 'embe
   }
 }
 
-export async function createRetriever(options: Partial<Pick<RetrievalModuleOptions, 'driver' | 'elasticsearch' | 'embedder' | 'funnel' | 'modelDir' | 'openai'>> = {}): Promise<ToolRetriever> {
+/** The configured rerank stage (feature reranker when unset); null keeps the fused order. */
+export function createReranker(options: Pick<RetrievalModuleOptions, 'reranker' | 'llmReranker'>): Reranker | null {
+  switch (options.reranker ?? 'feature') {
+    case 'none':
+      return null;
+    case 'feature':
+      return new FeatureReranker();
+    case 'llm':
+      return new LlmReranker(options.llmReranker);
+  }
+}
+
+export async function createRetriever(
+  options: Partial<Pick<RetrievalModuleOptions, 'driver' | 'elasticsearch' | 'embedder' | 'funnel' | 'modelDir' | 'openai' | 'reranker' | 'llmReranker'>> = {},
+): Promise<ToolRetriever> {
   const embedder = await createEmbedder({ embedder: options.embedder ?? 'none', modelDir: options.modelDir ?? defaultModelDir(), openai: options.openai });
-  return new ToolRetriever(createToolIndex({ driver: options.driver ?? 'embedded', elasticsearch: options.elasticsearch }), embedder, options.funnel ?? DEFAULT_FUNNEL);
+  return new ToolRetriever(createToolIndex({ driver: options.driver ?? 'embedded', elasticsearch: options.elasticsearch }), embedder, options.funnel ?? DEFAULT_FUNNEL, createReranker(options));
 }
