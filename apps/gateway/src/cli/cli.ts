@@ -186,6 +186,9 @@ export function buildCli(): Command {
     .option('--driver <name>', 'index driver', 'embedded')
     .option('--embedder <name>', 'embedding driver: local (the in-process model), none (lexical only) or hashing', 'local')
     .option('--k <list>', 'cut-offs, comma-separated', kList, [1, 3, 5, 10])
+    .option('--reranker <name>', 'rerank stage: feature (lexical features), llm (OPENAI_API_KEY / OPENAI_BASE_URL, TOOLGATE_RERANK_MODEL) or none', 'feature')
+    .option('--decomposition <on|off>', 'search the clauses of multi-part queries one by one', 'on')
+    .option('--sample <n>', 'score only this many queries, a seeded draw (quick iteration)', positiveInt)
     .option('--json', 'print one JSON object only')
     .action(async (options: EvalRetrievalFlags) => {
       const { evalRetrieval } = await import('./eval-retrieval.command');
