@@ -30,8 +30,8 @@ export interface DeterministicPlannerOptions {
 }
 
 /** Tuned on UltraTool's non-test tasks (see the eval CLI): where a sub-goal stops needing a tool. */
-const LEXICAL_MIN_SCORE = 0.2;
-const SEMANTIC_MIN_SCORE = 0.55;
+const LEXICAL_MIN_SCORE = 0.05;
+const SEMANTIC_MIN_SCORE = 0.3;
 const DEFAULT_PREREQUISITE_CONFIDENCE = 0.6;
 const DEFAULT_INVERSION_COST = 0.3;
 /** Plans remembered for replan (their sub-goals and the tools already tried); the oldest are forgotten. */

@@ -87,7 +87,10 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
   for (const sentence of text.split(SENTENCE_END)) {
     for (const clause of sentence.split(SEQUENCE))
       for (const raw of splitCoordinated(clause)) {
-        const part = raw.trim();
+        const part = raw
+          .trim()
+          .replace(/^(?:and|or)\s+/i, '')
+          .replace(/(?:[\s,;:]*\b(?:and|or)\b)?[\s,;:]*$/i, '');
         if (!meaningful(part)) continue;
         // A piece that asks for nothing ("my name is Li Lei") is context of the step before it, or of the first one.
         if (isAction(part)) {

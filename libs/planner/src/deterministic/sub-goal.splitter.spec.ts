@@ -1,0 +1,42 @@
+import { isAction, splitSubGoals } from './sub-goal.splitter';
+
+const texts = (task: string, maxSubGoals = 12) => splitSubGoals(task, { maxSubGoals, maxChars: 4000 }).subGoals.map((g) => g.text);
+
+describe('splitSubGoals', () => {
+  it('splits sentences and sequence words', () => {
+    expect(texts('Search flights to Paris. Then book the cheapest one, and after that send me an SMS.')).toEqual(['Search flights to Paris', 'book the cheapest one', 'send me an SMS']);
+  });
+
+  it('splits "and" and commas only between verb phrases', () => {
+    expect(texts('Please cancel the alarm at 8:00 and set a new one at 6:30, check the weather in Oslo and Bergen')).toEqual([
+      'Please cancel the alarm at 8:00',
+      'set a new one at 6:30',
+      'check the weather in Oslo and Bergen',
+    ]);
+  });
+
+  it('keeps decimals, "No. 328" and "a.m." inside one sub-goal', () => {
+    expect(texts('Deposit 3.5 thousand at No. 328 Yan an Road at 10 a.m. tomorrow')).toEqual(['Deposit 3.5 thousand at No. 328 Yan an Road at 10 a.m. tomorrow']);
+  });
+
+  it('attaches pieces that ask for nothing to the step they describe', () => {
+    expect(texts('My name is Li Lei. Book a train to Shanghai. My ID is 1234 and my seat is 5A.')).toEqual(['My name is Li Lei. Book a train to Shanghai. My ID is 1234 and my seat is 5A']);
+  });
+
+  it('tells actions from context after lead-ins', () => {
+    expect(isAction('I would like to book a room')).toBe(true);
+    expect(isAction('please help me check the balance')).toBe(true);
+    expect(isAction('my name is Zhang San')).toBe(false);
+  });
+
+  it('bounds the work on a huge task and says so', () => {
+    const long = Array.from({ length: 2000 }, (_, i) => `Send message ${i}.`).join(' ');
+    const result = splitSubGoals(long, { maxSubGoals: 5, maxChars: 4000 });
+    expect(result.subGoals).toHaveLength(5);
+    expect(result.truncated).toBe(true);
+  });
+
+  it('returns nothing for text without words', () => {
+    expect(texts(' ... 42 !')).toEqual([]);
+  });
+});

@@ -1,0 +1,36 @@
+import { ToolGraph, toolKey } from './tool.graph';
+
+describe('ToolGraph', () => {
+  it('keeps declared edges and ignores versions and self loops', () => {
+    const graph = ToolGraph.fromEdges([
+      { source: 'flight/search@1.0.0', target: 'flight/book' },
+      { source: 'a', target: 'a' },
+    ]);
+    expect(graph.hasEdge('flight/search', 'flight/book@2.0.0')).toBe(true);
+    expect(graph.hasEdge('flight/book', 'flight/search')).toBe(false);
+    expect(graph.hasEdge('a', 'a')).toBe(false);
+    expect(graph.weight('flight/search', 'flight/book')).toBe(0.5);
+  });
+
+  it('learns edges and their strength from observed runs', () => {
+    const graph = new ToolGraph();
+    graph.observe(['search', 'book']);
+    graph.observe([{ tool: 'search@1' }, { tool: 'book@1' }, { tool: 'sms' }]);
+    graph.observe(['book']);
+    expect(graph.runs).toBe(3);
+    expect(graph.edge('search', 'book')).toEqual({ declared: false, observed: 2 });
+    // book ran in 3 runs, 2 of them right after search.
+    expect(graph.weight('search', 'book')).toBeCloseTo(0.5 * (2 / 3));
+    expect(graph.predecessors('book', 0.6, 2)).toEqual([{ tool: 'search', confidence: 2 / 3, support: 2 }]);
+    expect(graph.predecessors('book', 0.7, 2)).toEqual([]);
+    expect(graph.toJSON()).toEqual([
+      { source: 'book', target: 'sms', declared: false, observed: 1 },
+      { source: 'search', target: 'book', declared: false, observed: 2 },
+    ]);
+  });
+
+  it('strips only a trailing version from ids', () => {
+    expect(toolKey('units/convert@1.2.0')).toBe('units/convert');
+    expect(toolKey('units/convert')).toBe('units/convert');
+  });
+});
