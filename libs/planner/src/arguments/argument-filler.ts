@@ -25,6 +25,7 @@ interface Candidate {
 
 const SOURCE_CUES = new Set(['from', 'since', 'starting', 'between', 'of']);
 const TARGET_CUES = new Set(['to', 'into', 'in', 'until', 'till', 'as', 'through']);
+const STRONG_CUES = new Set(['from', 'since', 'until', 'till', 'into', 'between']);
 const NEGATIONS = new Set(['no', 'not', 'without', "don't", 'dont', 'never', 'exclude', 'excluding', 'skip', 'omit', "doesn't", "isn't"]);
 const IMAGE_WORDS = /\b(?:image|screenshot|picture|photo|scan|attached|attachment|upload(?:ed)?)\b/i;
 
@@ -81,9 +82,11 @@ class Filling {
   }
 
   hintOf(span: Span): Role | undefined {
-    const before = wordsBefore(this.words, span.start, 2);
+    const before = wordsBefore(this.words, span.start, 3);
     const [previous, last] = [before.at(-2), before.at(-1)];
-    const cue = last === 'the' || last === 'a' ? previous : last;
+    let cue = last === 'the' || last === 'a' ? previous : last;
+    // "until Christmas 2026-12-25": a strong cue still counts a name or two away.
+    if (!cue || !(SOURCE_CUES.has(cue) || TARGET_CUES.has(cue) || cue === 'and')) cue = [...before].reverse().find((w) => STRONG_CUES.has(w)) ?? cue;
     if (!cue) return undefined;
     if (SOURCE_CUES.has(cue) && cue !== 'of') return 'source';
     if (cue === 'and' && /\bbetween\b/i.test(this.text.slice(0, span.start))) return 'target';
@@ -390,7 +393,7 @@ function fillBoolean(state: Filling, field: SchemaField): void {
 }
 
 function fillStringList(state: Filling, field: SchemaField): void {
-  const cue = field.nameWords.join('\\s+(?:\\w+\\s+){0,2}');
+  const cue = field.nameWords.join('\\w*\\s+(?:\\w+\\s+){0,2}');
   const pattern = new RegExp(`\\b${cue}\\w*\\s+(?:the\\s+)?(?:columns?\\s+)?([\\w-]+(?:\\s*(?:,|\\band\\b|&)\\s*[\\w-]+)*)`, 'i');
   // A grouping field ("groupBy") is also named by "per team" or "for each region".
   const grouping = field.nameWords.includes('by') ? /\b(?:per|for each|for every)\s+()([\w-]+(?:\s*(?:,|\band\b|&)\s*[\w-]+)*)/i.exec(state.text) : null;

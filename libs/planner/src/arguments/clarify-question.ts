@@ -25,7 +25,7 @@ export function clarifyQuestion(toolTitle: string, fill: ArgumentFill, inputSche
   const parts: string[] = [];
   if (fill.missing.length > 0) parts.push(`To use ${toolTitle} I need ${listOf(fill.missing.map((m) => plainName(m.path, inputSchema)))}.`);
   for (const entry of fill.ambiguous) {
-    parts.push(`Which ${plainName(entry.path, inputSchema)} did you mean: ${listOf(entry.options.map(show), 'or')}?`);
+    parts.push(`Which ${plainName(entry.path, inputSchema).replace(/^(?:the|a|an) /, '')} did you mean: ${listOf(entry.options.map(show), 'or')}?`);
   }
   return parts.join(' ');
 }

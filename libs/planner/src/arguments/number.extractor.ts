@@ -52,11 +52,10 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
       const hit = currencySymbolAt(text, cursor) ?? currencyWordAt(text, cursor);
       if (hit) currency = { ...hit, start: cursor, end: cursor + hit.text.length };
     }
+    // "2.5 pounds" is a weight or money: both readings stay, the field's kind picks one.
     const unitHit = unitAt(text, cursor);
-    if (unitHit && !(currency && currency.start === cursor && currency.text.length >= unitHit.text.length)) {
-      unit = { ...unitHit, start: cursor, end: cursor + unitHit.text.length };
-    }
-    if (unit && currency && currency.start === cursor) currency = undefined;
+    if (unitHit) unit = { ...unitHit, start: cursor, end: cursor + unitHit.text.length };
+    if (unit && currency && currency.start === cursor && unit.text.length > currency.text.length) currency = undefined;
     start = currency && currency.start < start ? currency.start : start;
     const last = Math.max(end, unit?.end ?? 0, currency?.end ?? 0);
     found.push({ start, end: last, text: text.slice(start, last), value, digits: { start: m.index, end }, unit, currency });

@@ -66,7 +66,9 @@ export function extractExpressions(text: string, taken: Span[] = []): Expression
     if (closes > opens) raw = raw.replace(/\)+$/, (tail) => tail.slice(0, tail.length - (closes - opens)));
     const span = { start: m.index, end: m.index + raw.length, text: raw, value: raw };
     if (!OPERATOR.test(raw) || !/[\d(]|[A-Za-z]\w*\s*[-+*/^]/.test(raw) || taken.some((t) => overlaps(t, span))) continue;
-    if (/^-?\d+(?:[.,]\d+)?$/.test(raw) || /^\d{1,4}-\d{1,2}(?:-\d{1,4})?$/.test(raw)) continue;
+    // Two operands side by side ("42 on 2026") are prose; a date's dashes are not subtraction.
+    const withoutDates = raw.replace(/\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}-\d{1,2}-\d{2,4}\b/g, 'D');
+    if (/^-?\d+(?:[.,]\d+)?$/.test(raw) || !OPERATOR.test(withoutDates) || /[\w)\]]\s+[A-Za-z(\d]/.test(withoutDates.replace(/\b(?:deg|mod|to|in)\b/g, '+'))) continue;
     found.push(span);
   }
   return found;

@@ -1,0 +1,49 @@
+import { extractDates } from './date-time.extractor';
+
+// Friday 6 March 2026, 10:00 in New York (EST); clocks there go forward on Sunday 8 March at 02:00.
+const FRIDAY = new Date('2026-03-06T15:00:00Z');
+const walls = (text: string, reference = FRIDAY, zone = 'America/New_York') => extractDates(text, reference, zone).map((d) => d.walls);
+
+describe('extractDates', () => {
+  it('resolves relative days and weekdays in the task zone', () => {
+    expect(walls('tomorrow')).toEqual([['2026-03-07T00:00:00']]);
+    expect(walls('next Friday')).toEqual([['2026-03-13T00:00:00']]);
+    expect(walls('Friday')).toEqual([['2026-03-06T00:00:00']]);
+    expect(walls('last Tuesday')).toEqual([['2026-03-03T00:00:00']]);
+    expect(extractDates('the day after tomorrow', FRIDAY, 'America/New_York')[0]).toMatchObject({ granularity: 'date', phrase: 'the day after tomorrow' });
+  });
+
+  it('joins a date and a time written together, either order', () => {
+    expect(walls('tomorrow at 3pm')).toEqual([['2026-03-07T15:00:00']]);
+    expect(walls('noon next Friday')).toEqual([['2026-03-13T12:00:00']]);
+    expect(walls('March 3rd, 10:30')).toEqual([['2027-03-03T10:30:00']]);
+  });
+
+  it('keeps exact hours exact and calendar days calendar-wise across the DST change', () => {
+    expect(walls('in 48 hours')).toEqual([['2026-03-08T11:00:00']]);
+    expect(walls('2 days from now at 10am')).toEqual([['2026-03-08T10:00:00']]);
+    // 02:30 does not exist on 8 March in New York; the wall time stays as written.
+    expect(walls('2026-03-08 02:30')).toEqual([['2026-03-08T02:30:00']]);
+  });
+
+  it('crosses month ends and leap days', () => {
+    expect(walls('tomorrow', new Date('2026-02-28T12:00:00Z'), 'UTC')).toEqual([['2026-03-01T00:00:00']]);
+    expect(walls('tomorrow', new Date('2028-02-28T12:00:00Z'), 'UTC')).toEqual([['2028-02-29T00:00:00']]);
+    expect(walls('in 1 month', new Date('2026-01-31T12:00:00Z'), 'UTC')).toEqual([['2026-02-28T00:00:00']]);
+  });
+
+  it('reads the zone written with a time and resolves "today" on that clock', () => {
+    const [tokyo] = extractDates('9am Tokyo time', new Date('2026-06-15T08:00:00Z'), 'Europe/London');
+    expect(tokyo).toMatchObject({ zone: 'Asia/Tokyo', zoneExplicit: true, phrase: '9am', walls: ['2026-06-15T09:00:00'] });
+  });
+
+  it('keeps an ISO time with an offset as written', () => {
+    const [iso] = extractDates('at 2026-03-01T10:00:00Z', FRIDAY, 'America/New_York');
+    expect(iso.withOffset).toBe('2026-03-01T10:00:00Z');
+  });
+
+  it('answers both readings of a day/month order it cannot tell', () => {
+    expect(walls('03/04/2026')).toEqual([['2026-03-04T00:00:00', '2026-04-03T00:00:00']]);
+    expect(walls('13/04/2026')).toEqual([['2026-04-13T00:00:00']]);
+  });
+});

@@ -1,0 +1,22 @@
+import { matchEnum } from './enum.matcher';
+
+describe('matchEnum', () => {
+  it('matches values and everyday synonyms', () => {
+    expect(matchEnum('sort it descending', ['asc', 'desc']).map((m) => m.value)).toEqual(['desc']);
+    expect(matchEnum('which weight units', ['length', 'mass']).map((m) => m.value)).toEqual(['mass']);
+    expect(matchEnum('a bar chart', ['line', 'bar']).map((m) => [m.value, m.text])).toEqual([['bar', 'bar chart']]);
+  });
+
+  it('matches all-capital values only in capitals', () => {
+    expect(matchEnum('get the page', ['GET', 'HEAD'])).toEqual([]);
+    expect(matchEnum('send a HEAD request', ['GET', 'HEAD']).map((m) => m.value)).toEqual(['HEAD']);
+  });
+
+  it('lets the longer match hide the shorter one inside it', () => {
+    expect(matchEnum('count distinct users', ['count', 'count_distinct']).map((m) => m.value)).toEqual(['count_distinct']);
+  });
+
+  it('skips spans that are data', () => {
+    expect(matchEnum("write 'append this' to a.txt", ['append'], [{ start: 6, end: 19, text: "'append this'" }])).toEqual([]);
+  });
+});

@@ -1,0 +1,18 @@
+import { extractPaths } from './path.extractor';
+
+const values = (text: string) => extractPaths(text).map((p) => p.value);
+
+describe('extractPaths', () => {
+  it('finds relative and absolute paths and bare file names', () => {
+    expect(values('read ./docs/README.md, then /etc/hosts and notes.txt')).toEqual(['./docs/README.md', '/etc/hosts', 'notes.txt']);
+  });
+
+  it('reads folders named in words or with a trailing slash', () => {
+    expect(extractPaths('list the reports folder')).toEqual([expect.objectContaining({ value: 'reports', folder: true })]);
+    expect(extractPaths('recursively list docs/')).toEqual([expect.objectContaining({ value: 'docs/', folder: true })]);
+  });
+
+  it('does not take numbers, speeds, abbreviations or host names for paths', () => {
+    expect(values('3.5 kg at 100 km/h, e.g. 1.2.3 on example.com')).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+import { extractAssignments, extractExpressions, extractJson } from './structured.extractor';
+
+describe('extractJson', () => {
+  it('reads balanced JSON objects and arrays, quotes and brackets inside strings included', () => {
+    const [object] = extractJson('POST {"name": "Ada {1}", "tags": ["a]"]} now');
+    expect(object.value).toEqual({ name: 'Ada {1}', tags: ['a]'] });
+    expect(extractJson('{not json} and [1, 2]').map((j) => j.value)).toEqual([[1, 2]]);
+  });
+});
+
+describe('extractExpressions', () => {
+  it('reads formulas and stops before the prose after them', () => {
+    expect(extractExpressions('Calculate sqrt(16) + 2^10').map((e) => e.value)).toEqual(['sqrt(16) + 2^10']);
+    expect(extractExpressions('compute price * qty * 1.2 where price = 19.99').map((e) => e.value)).toEqual(['price * qty * 1.2']);
+    expect(extractExpressions('What is (12.5 - 2) / 3?').map((e) => e.value)).toEqual(['(12.5 - 2) / 3']);
+  });
+
+  it('does not read a bare number or a date as a formula', () => {
+    expect(extractExpressions('it is 42 on 2026-03-01')).toEqual([]);
+  });
+});
+
+describe('extractAssignments', () => {
+  it('reads named numbers', () => {
+    expect(extractAssignments('with x = 3, y is -1 and rate: 0.5').map((a) => [a.name, a.value])).toEqual([
+      ['x', 3],
+      ['y', -1],
+      ['rate', 0.5],
+    ]);
+  });
+});
