@@ -64,6 +64,8 @@ describe('image queries over HTTP', () => {
       const response = await graphql(gateway.url, SEARCH, { variables: { input: { query: '  ' } } });
       expect(codesOf(response)).toEqual(['INVALID_ARGUMENTS']);
       expect(response.errors?.[0].extensions?.details).toEqual([{ path: '/query', message: 'must not be empty without images' }]);
+      const empty = await graphql(gateway.url, SEARCH, { variables: { input: { query: '' } } });
+      expect(empty.errors?.[0].extensions?.details).toEqual([{ path: '/query', message: 'query must not be empty without images' }]);
     });
   });
 

@@ -1,7 +1,7 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
 import { ToolVersionState } from '@toolgate/registry';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsBase64, IsEnum, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsBase64, IsEnum, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 
 @InputType()
 export class ToolFilterInput {
@@ -44,6 +44,8 @@ export class ImageInput {
 export class SearchToolsInput {
   @Field({ description: 'The task in words; may be empty when images carry it.' })
   @IsString()
+  @ValidateIf((input: SearchToolsInput) => !input.images?.length)
+  @MinLength(1, { message: 'query must not be empty without images' })
   @MaxLength(4000)
   query!: string;
 
