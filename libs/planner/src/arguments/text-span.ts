@@ -1,19 +1,9 @@
-import type { Span } from './argument-fill.types';
-
 const STOP_WORDS = new Set(
   'a an the of to in on at by for from with and or is are be this that these those it its as e.g eg default only than when what which into per your you not no must such'.split(' '),
 );
 
-export function spanOf(text: string, start: number, end: number): Span {
-  return { start, end, text: text.slice(start, end) };
-}
-
 export function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
   return a.start < b.end && b.start < a.end;
-}
-
-export function inside(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
-  return a.start >= b.start && a.end <= b.end;
 }
 
 /** A crude English stem, enough to match "terms"/"term", "words"/"word", "recursively"/"recursive". */
@@ -56,15 +46,4 @@ export function wordsOf(text: string): Word[] {
 export function wordsBefore(words: Word[], start: number, count: number): string[] {
   const before = words.filter((w) => w.end <= start);
   return before.slice(-count).map((w) => w.word);
-}
-
-export function wordsAfter(words: Word[], end: number, count: number): string[] {
-  return words
-    .filter((w) => w.start >= end)
-    .slice(0, count)
-    .map((w) => w.word);
-}
-
-export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word);
 }

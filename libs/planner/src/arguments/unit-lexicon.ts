@@ -63,7 +63,7 @@ export const SHORT_UNIT_WORDS = new Set([
 ]);
 
 /** Every spelling, longest first so "square feet" wins over "feet". */
-export const UNIT_SPELLINGS: readonly UnitEntry[] = Object.entries(UNITS)
+const UNIT_SPELLINGS: readonly UnitEntry[] = Object.entries(UNITS)
   .flatMap(([quantity, list]) => list.split(' ').map((word) => ({ text: word.replaceAll('_', ' '), quantity })))
   .sort((a, b) => b.text.length - a.text.length);
 
