@@ -1,10 +1,11 @@
 import type { JsonSchema } from '@toolgate/sdk';
+import type { TaskImage } from '../plan/plan.types';
 
 /** What argument filling reads besides the text: the contract of `fillArguments` in `arguments/`. */
 export interface ArgumentFillContext {
   referenceTime: Date;
   timeZone: string;
-  images?: unknown[];
+  images?: TaskImage[];
   imageText?: string;
   /** Fields already decided (e.g. bound to an earlier step's output): the filler leaves them alone. */
   given?: Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Embedder } from '@toolgate/retrieval';
 import { canonicalJson, ErrorCode, type JsonSchema, ToolgateError } from '@toolgate/sdk';
+import { fillArguments } from '../arguments/argument-filler';
 import { ToolGraph, toolKey } from '../graph/tool.graph';
 import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanStep, ReplanFeedback, Selection, TaskInput, ToolCall } from '../plan/plan.types';
 import { Planner } from '../planning/planner.port';
@@ -15,7 +16,7 @@ export interface DeterministicPlannerOptions {
   embedder?: Embedder | null;
   /** Declared and learned tool relations; an empty graph orders steps by the text alone. */
   graph?: ToolGraph;
-  /** Fills arguments from each sub-goal's text; without one only bindings are filled. */
+  /** Fills arguments from each sub-goal's text; default: the schema-driven `fillArguments`. */
   fillArguments?: ArgumentFiller;
   /** A sub-goal whose best tool scores below this needs no tool. Defaults differ with and without an embedder. */
   minScore?: number;
@@ -260,9 +261,8 @@ export class DeterministicPlanner extends Planner {
       const earlier = drafts.slice(0, j).map((d) => ({ id: d.id, outputSchema: d.candidate.descriptor.outputSchema }));
       const links = linkBySchema(descriptor.inputSchema, earlier, new Set());
       const bound: Record<string, unknown> = Object.fromEntries(links.map((l) => [l.input, bindingTo(l.fromStep, l.outputPath)]));
-      const filled = this.options.fillArguments
-        ? (await this.options.fillArguments(draft.subGoal, descriptor.inputSchema, { referenceTime, timeZone: task.timeZone ?? this.options.timeZone ?? 'UTC', given: bound })).arguments
-        : {};
+      const fill = this.options.fillArguments ?? fillArguments;
+      const { arguments: filled } = await fill(draft.subGoal, descriptor.inputSchema, { referenceTime, timeZone: task.timeZone ?? this.options.timeZone ?? 'UTC', images: task.images, given: bound });
       const args = { ...filled, ...bound };
       const dependsOn = new Set(links.map((l) => l.fromStep));
       // The graph links a step to the nearest earlier step it is known to follow.
