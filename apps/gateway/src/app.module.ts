@@ -3,7 +3,7 @@ import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { TerminusModule } from '@nestjs/terminus';
-import { createImageDescriber, ImageDescriber } from '@toolgate/planner';
+import { PlannerModule } from '@toolgate/planner';
 import { RegistryModule } from '@toolgate/registry';
 import { RetrievalModule } from '@toolgate/retrieval';
 import type { Request } from 'express';
@@ -14,11 +14,13 @@ import { ErrorFilter } from './graphql/error.filter';
 import { operationLimitsPlugin } from './graphql/operation-limits.plugin';
 import { HealthController } from './health/health.controller';
 import { loggingModule } from './logging/logging.module';
+import { PlanningResolver } from './planning/planning.resolver';
 import { ToolsResolver } from './tools/tools.resolver';
+import { PlanTaskUseCase } from './use-cases/plan-task.use-case';
 import { SearchToolsUseCase } from './use-cases/search-tools.use-case';
 import { SyncToolIndexUseCase } from './use-cases/sync-tool-index.use-case';
 
-/** Registry, retrieval and the use cases that span them; shared by the server and the CLI. */
+/** Registry, retrieval, planning and the use cases that span them; shared by the server and the CLI. */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig, logDestination: 1 | 2 = 1): DynamicModule {
@@ -28,9 +30,10 @@ export class CoreModule {
         loggingModule(config.gateway.LOG_LEVEL, logDestination),
         RegistryModule.forRoot({ ...config.registry, isGlobal: true }),
         RetrievalModule.forRoot({ ...config.retrieval, isGlobal: true }),
+        PlannerModule.forRoot({ ...config.planner, isGlobal: true }),
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, { provide: ImageDescriber, useFactory: () => createImageDescriber(config.planner) }, SearchToolsUseCase, SyncToolIndexUseCase],
-      exports: [APP_CONFIG, ImageDescriber, SearchToolsUseCase, SyncToolIndexUseCase],
+      providers: [{ provide: APP_CONFIG, useValue: config }, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase],
+      exports: [APP_CONFIG, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase],
     };
   }
 }
@@ -59,6 +62,7 @@ export class AppModule {
       controllers: [HealthController],
       providers: [
         ToolsResolver,
+        PlanningResolver,
         PrincipalResolver,
         { provide: APP_GUARD, useClass: PrincipalGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },

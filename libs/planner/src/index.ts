@@ -27,6 +27,10 @@ export { ImageDescriber, type ImageDescription } from './understanding/image-des
 export { DEFAULT_MAX_IMAGE_BYTES, type DecodedImage, decodeImages, type ImageFormat, sniffImageFormat } from './understanding/image-input';
 export { OpenAIVisionDescriber, VISION_SYSTEM_PROMPT, type VisionDescriberOptions } from './understanding/openai-vision.image-describer';
 export { DEFAULT_TESSERACT_OPTIONS, TESSERACT_INSTALL_COMMAND, TesseractImageDescriber, type TesseractOptions } from './understanding/tesseract.image-describer';
+export { planFollowUp } from './conversation/follow-up';
+export { emptySession, followUpOf, recordTurn, SESSION_TURNS, type SessionState, type SessionTurn, sessionFrom } from './conversation/session-state';
+export { PLANNER_OPTIONS } from './planner.module-definition';
+export { PlannerModule } from './planner.module';
 export type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './deterministic/argument-filler';
 export { DeterministicPlanner, type DeterministicPlannerOptions } from './deterministic/deterministic.planner';
 export { bindingTo, isBinding, linkBySchema, parseBinding, type SchemaLink } from './deterministic/schema.linker';

@@ -5,6 +5,7 @@ import { AccessPolicyService, CatalogService, type Principal, UsageExampleServic
 import { Logger } from 'nestjs-pino';
 import { CoreModule } from '../app.module';
 import type { AppConfig } from '../config/app.config';
+import { PlanTaskUseCase } from '../use-cases/plan-task.use-case';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
 import { SyncToolIndexUseCase } from '../use-cases/sync-tool-index.use-case';
 
@@ -13,6 +14,7 @@ export interface CliCore {
   access: AccessPolicyService;
   usage: UsageExampleService;
   search: SearchToolsUseCase;
+  planTask: PlanTaskUseCase;
   principal: Principal;
   close(): Promise<void>;
 }
@@ -29,5 +31,13 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
   const access = app.get(AccessPolicyService);
   const principal = access.authenticate(key ?? process.env.TOOLGATE_API_KEY);
   new NestLogger('Cli').debug({ principal }, 'acting as');
-  return { catalog: app.get(CatalogService), access, usage: app.get(UsageExampleService), search: app.get(SearchToolsUseCase), principal, close: () => app.close() };
+  return {
+    catalog: app.get(CatalogService),
+    access,
+    usage: app.get(UsageExampleService),
+    search: app.get(SearchToolsUseCase),
+    planTask: app.get(PlanTaskUseCase),
+    principal,
+    close: () => app.close(),
+  };
 }

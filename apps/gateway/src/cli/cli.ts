@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { type AppConfig, loadConfig } from '../config/app.config';
 import type { EvalRetrievalFlags } from './eval-retrieval.command';
 import { printJson, printTable, truncate } from './output';
+import type { PlanFlags } from './plan.command';
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -117,6 +118,34 @@ export function buildCli(): Command {
             truncate(tool.active?.descriptor.title ?? '', 36),
             (hit.lexical?.matchedTerms ?? []).join(' '),
           ]),
+        );
+      });
+    });
+
+  program
+    .command('plan')
+    .description('plan a task: which tools, with which arguments, in which order (nothing runs)')
+    .argument('<task>', 'what you want done, in words')
+    .option('--image <file>', 'an image that is part of the task (repeatable)', (value: string, all: string[] = []) => [...all, value])
+    .option('--session <id>', 'keep conversation state under this id (follow-ups such as "and in EUR?")')
+    .option('--time-zone <zone>', 'IANA zone for dates and times without one (default: $TOOLGATE_TIME_ZONE or UTC)')
+    .option('--at <instant>', 'ISO-8601 instant that relative dates resolve against (default: now)')
+    .option('--key <apiKey>', 'act as the principal of this API key (default: $TOOLGATE_API_KEY, or the local admin)')
+    .option('--json', 'print JSON only')
+    .action(async (task: string, options: PlanFlags) => {
+      const { printPlan, readTaskImages } = await import('./plan.command');
+      await withCore(config(), options.key, async (core) => {
+        const images = await readTaskImages(options.image ?? []);
+        const {
+          result,
+          candidates,
+          images: described,
+        } = await core.planTask.plan({ text: task, images, sessionId: options.session, timeZone: options.timeZone, referenceTime: options.at }, core.principal);
+        printPlan(
+          result,
+          candidates,
+          described.map((d) => d.text),
+          options.json,
         );
       });
     });
