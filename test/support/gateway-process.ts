@@ -61,6 +61,22 @@ export function runCli(args: string[], env: Record<string, string>, cwd = REPO_R
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** Runs `toolgate <args>` without blocking this process, for when the test itself serves the CLI (e.g. a scripted LLM). */
+export function runCliAsync(args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
 export interface GraphqlResponse<T = Record<string, unknown>> {
   data?: T | null;
   errors?: { message: string; extensions?: { code?: string; details?: { path: string; message: string }[]; [k: string]: unknown } }[];

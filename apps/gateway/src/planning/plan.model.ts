@@ -1,6 +1,15 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import type { ImageDescription, MissingArgument as PlannerMissingArgument, Plan as PlannerPlan, Selection as PlannerSelection, PlanningCandidate } from '@toolgate/planner';
 import { GraphQLJSON } from 'graphql-type-json';
+import { ImageText } from '../tools/tool.model';
+
+const imageTextOf = (description: ImageDescription, index: number): ImageText => ({
+  index,
+  name: description.name ?? null,
+  source: description.source,
+  mimeType: description.mimeType,
+  text: description.text,
+});
 
 export enum DecisionKind {
   USE_TOOLS = 'USE_TOOLS',
@@ -28,17 +37,6 @@ export class PlanCandidate {
 
   static from(candidate: PlanningCandidate): PlanCandidate {
     return { id: candidate.id, version: candidate.version, title: candidate.descriptor.title, score: candidate.score, rank: candidate.rank };
-  }
-}
-
-@ObjectType({ description: 'Text an image contributed to the task (OCR or a vision model).' })
-export class ImageText {
-  @Field() source!: string;
-  @Field() mimeType!: string;
-  @Field() text!: string;
-
-  static from(description: ImageDescription): ImageText {
-    return { source: description.source, mimeType: description.mimeType, text: description.text };
   }
 }
 
@@ -80,7 +78,7 @@ export class Plan {
       missing: missingOf(plan.missing),
       steps: plan.steps,
       candidates: candidates.map(PlanCandidate.from),
-      images: images.map(ImageText.from),
+      images: images.map(imageTextOf),
     };
   }
 }
@@ -103,7 +101,7 @@ export class Selection {
       missing: missingOf(selection.missing),
       candidates: selection.candidates.map(PlanCandidate.from),
       calls: selection.calls,
-      images: images.map(ImageText.from),
+      images: images.map(imageTextOf),
     };
   }
 }
