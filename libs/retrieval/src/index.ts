@@ -11,7 +11,7 @@ export { DEFAULT_OPENAI_EMBEDDER, OpenAIEmbedder, type OpenAIEmbedderOptions } f
 export { type EvalQuery, type EvalTool, evalToolDocument, readEvalQueries, readEvalTools } from './evaluation/eval-dataset';
 export { evaluateRetrieval, type RetrievalEvalOptions, type RetrievalEvalResult } from './evaluation/evaluate-retrieval';
 export { completeAt, ndcgAt, percentile, type RetrievalReport, RetrievalScorer, recallAt, reciprocalRank } from './evaluation/retrieval-metrics';
-export { interleaveByRank } from './funnel/coverage-merge';
+export { type ClauseMergeOptions, DEFAULT_CLAUSE_MERGE, mergeClauseRankings } from './funnel/coverage-merge';
 export { DEFAULT_DECOMPOSITION, type DecompositionOptions, decomposeQuery } from './funnel/query-decomposition';
 export { type FusedCandidate, reciprocalRankFusion } from './funnel/rank-fusion';
 export { DEFAULT_FUNNEL, DEFAULT_RERANK_DEPTH, type FunnelOptions, LEXICAL_ONLY, type RetrievalResult, type RetrievedTool, ToolRetriever } from './funnel/tool-retriever';

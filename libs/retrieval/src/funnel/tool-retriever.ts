@@ -4,7 +4,7 @@ import type { ToolDocument } from '../documents/tool-document';
 import type { Embedder } from '../embedding/embedder.port';
 import type { RankedHit, ToolIndex, ToolSearchFilter } from '../index/tool-index.port';
 import type { Reranker } from '../rerank/reranker.port';
-import { interleaveByRank } from './coverage-merge';
+import { type ClauseMergeOptions, DEFAULT_CLAUSE_MERGE, mergeClauseRankings } from './coverage-merge';
 import { DEFAULT_DECOMPOSITION, type DecompositionOptions, decomposeQuery } from './query-decomposition';
 import { type FusedCandidate, reciprocalRankFusion } from './rank-fusion';
 
@@ -22,9 +22,12 @@ export interface FunnelOptions {
   rerankDepth?: number;
   /**
    * Multi-part requests are split into clauses, each searched (both sides, fusion, rerank) on its own
-   * and merged by rank so every intent gets a slot near the top; null searches the text whole.
+   * and merged with the whole request's ranking so every intent gets a slot near the top; null
+   * searches the text whole.
    */
   decomposition?: DecompositionOptions | null;
+  /** How the clauses' rankings and the whole request's are merged. */
+  clauseMerge?: ClauseMergeOptions;
 }
 
 export const DEFAULT_RERANK_DEPTH = 30;
@@ -36,6 +39,7 @@ export const DEFAULT_FUNNEL: FunnelOptions = {
   minSimilarity: 0.25,
   rerankDepth: DEFAULT_RERANK_DEPTH,
   decomposition: DEFAULT_DECOMPOSITION,
+  clauseMerge: DEFAULT_CLAUSE_MERGE,
 };
 
 export interface RetrievedTool extends FusedCandidate {
@@ -59,7 +63,7 @@ export const embeddingText = (doc: ToolDocument): string =>
 /**
  * The retrieval funnel: embeds and indexes tools; answers a query with lexical and semantic recall,
  * fused by reciprocal rank, reranked, cut to k, with each stage's rank and score kept as the
- * explanation. A multi-part request runs the funnel per clause and merges the clauses by rank.
+ * explanation. A multi-part request also runs the funnel per clause, and the rankings are merged.
  * Every index driver gets the same fusion, rerank and merge: they live here, not in a driver.
  */
 export class ToolRetriever {
@@ -138,10 +142,10 @@ export class ToolRetriever {
         const merged: FusedCandidate[] =
           parts.length === 0
             ? whole.ranked
-            : mergeParts(
+            : mergeClauseRankings(
                 whole.ranked,
                 parts.map((part, index) => part.ranked.map((c) => ({ ...c, clause: { index, text: clauses[index] } }))),
-                (this.options as any).merge ?? 'clauses-first',
+                this.options.clauseMerge ?? DEFAULT_CLAUSE_MERGE,
               );
         span.setAttributes({
           'toolgate.lexical_hits': whole.lexical.length,
@@ -156,21 +160,4 @@ export class ToolRetriever {
       }
     });
   }
-}
-
-function mergeParts(whole: FusedCandidate[], parts: FusedCandidate[][], mode: string): FusedCandidate[] {
-  if (mode === 'clauses-first') return interleaveByRank([...parts, whole]);
-  if (mode === 'whole-first') return interleaveByRank([whole, ...parts]);
-  if (mode === 'whole-top1') return interleaveByRank([whole.slice(0, 1), ...parts, whole]);
-  const [, w, k] = mode.split(':').map(Number);
-  const score = new Map<string, { c: FusedCandidate; s: number }>();
-  const add = (list: FusedCandidate[], weight: number) =>
-    list.forEach((c, i) => {
-      const e = score.get(c.id) ?? { c, s: 0 };
-      e.s += weight / (k + i + 1);
-      score.set(c.id, e);
-    });
-  add(whole, w);
-  for (const p of parts) add(p, 1);
-  return [...score.values()].sort((a, b) => b.s - a.s).map((e) => e.c);
 }

@@ -44,9 +44,9 @@ describe('FeatureReranker', () => {
     const reranker = new FeatureReranker();
     const terms = new Set(['use', 'getweather', 'city', 'rome']);
     const features = reranker.features({ text: 'use getweather for the city of rome', terms }, fused(weather, 0.02, 0.7), weather, 0.04);
-    expect(features).toEqual({ fused: 0.5, nameCoverage: 0, nameMention: 1, parameterCoverage: 1, queryCoverage: 0.25, cosine: 0.7 });
+    expect(features).toEqual({ fused: 0.5, lexicalRank: 0, semanticRank: 60 / 61, nameCoverage: 0, nameMention: 1, parameterCoverage: 1, queryCoverage: 0.25, cosine: 0.7 });
     const unknown = reranker.features({ text: 'x', terms: new Set(['x']) }, fused(weather, 0.04), undefined, 0.04);
-    expect(unknown).toEqual({ fused: 1, nameCoverage: 0, nameMention: 0, parameterCoverage: 0, queryCoverage: 0, cosine: 0 });
+    expect(unknown).toEqual({ fused: 1, lexicalRank: 0, semanticRank: 0, nameCoverage: 0, nameMention: 0, parameterCoverage: 0, queryCoverage: 0, cosine: 0 });
   });
 
   it('keeps the fused order among candidates it cannot tell apart', async () => {

@@ -7,6 +7,10 @@ import { type RerankCandidate, Reranker } from './reranker.port';
 export interface FeatureWeights {
   /** The fused score relative to the best candidate's: the recall stages' opinion. */
   fused: number;
+  /** Reciprocal BM25 rank, `60 / (60 + rank)` (0 when only the vector side found it). */
+  lexicalRank: number;
+  /** Reciprocal vector rank, the same way. */
+  semanticRank: number;
   /** Share of the tool name's words that the query uses ("calculateCropWaterRequirement" -> 3 of 4). */
   nameCoverage: number;
   /** The query names the tool verbatim ("run ResearchHelper", "use get_weather"). */
@@ -19,7 +23,24 @@ export interface FeatureWeights {
   cosine: number;
 }
 
-export const DEFAULT_FEATURE_WEIGHTS: FeatureWeights = { fused: 1, nameCoverage: 0.6, nameMention: 1, parameterCoverage: 0.1, queryCoverage: 0.4, cosine: 0.4 };
+/**
+ * Coordinate search on development data only (Seal-Tools dev, UltraTool's non-test requests), with
+ * clause merging on. The parameter-name weight is not fitted: those sets carry no structured parameters.
+ */
+export const DEFAULT_FEATURE_WEIGHTS: FeatureWeights = {
+  fused: 0,
+  lexicalRank: 0.3,
+  semanticRank: 0.05,
+  nameCoverage: 0.1,
+  nameMention: 0.05,
+  parameterCoverage: 0.1,
+  queryCoverage: 0.2,
+  cosine: 0.8,
+};
+
+/** Rank offset of the reciprocal-rank features, as in reciprocal rank fusion. */
+const RANK_OFFSET = 60;
+const reciprocal = (rank: number | undefined) => (rank === undefined ? 0 : RANK_OFFSET / (RANK_OFFSET + rank));
 
 interface DocTerms {
   name: string[];
@@ -63,13 +84,17 @@ export class FeatureReranker extends Reranker {
   features(query: { text: string; terms: Set<string> }, candidate: FusedCandidate, doc: ToolDocument | undefined, bestFused: number): FeatureScores {
     const fused = bestFused > 0 ? candidate.fused / bestFused : 0;
     const cosine = Math.max(0, candidate.semantic?.score ?? 0);
-    if (!doc) return { fused, nameCoverage: 0, nameMention: 0, parameterCoverage: 0, queryCoverage: 0, cosine };
+    const lexicalRank = reciprocal(candidate.lexical?.rank);
+    const semanticRank = reciprocal(candidate.semantic?.rank);
+    if (!doc) return { fused, lexicalRank, semanticRank, nameCoverage: 0, nameMention: 0, parameterCoverage: 0, queryCoverage: 0, cosine };
     const terms = this.termsOf(doc);
     const share = (words: string[]) => (words.length === 0 ? 0 : words.filter((w) => query.terms.has(w)).length / words.length);
     let covered = 0;
     for (const term of query.terms) if (terms.all.has(term)) covered++;
     return {
       fused,
+      lexicalRank,
+      semanticRank,
       nameCoverage: share(terms.name),
       nameMention: terms.identifier.length >= 4 && mentions(query.text, terms.identifier) ? 1 : 0,
       parameterCoverage: share(terms.parameters),
