@@ -39,6 +39,28 @@ describe('fillArguments', () => {
     });
   });
 
+  it('reads "in three hours" as a quantity for a tool that takes no date', () => {
+    expect(fillArguments('How many seconds in three hours?', convert, context).arguments).toEqual({ value: 3, from: 'hours', to: 'seconds' });
+  });
+
+  it('fills name parts of a schema without bounds, and never pours the rest of the text into a name field', () => {
+    const lead: JsonSchema = {
+      type: 'object',
+      properties: {
+        first_name: { type: 'string', description: 'The first name of the lead' },
+        last_name: { type: 'string', description: 'The last name of the lead' },
+        email: { type: 'string', description: 'The email address of the lead' },
+        phone: { type: 'string', description: 'The phone number of the lead' },
+      },
+      required: ['first_name', 'email'],
+    };
+    expect(fillArguments('Add a new lead: Jane Doe, jane.doe@acme.io', lead, context).arguments).toEqual({
+      first_name: 'Jane',
+      last_name: 'Doe',
+      email: 'jane.doe@acme.io',
+    });
+  });
+
   it('never guesses: two plain numbers are ambiguous and the units are missing', () => {
     const fill = fillArguments('convert 5 to 10', convert, context);
     expect(fill.arguments).toEqual({});

@@ -6,6 +6,7 @@ import { extractEmails } from './email.extractor';
 import { matchEnum } from './enum.matcher';
 import { extractCurrencies, extractNumbers, extractUnits, type NumberMention } from './number.extractor';
 import { extractPaths } from './path.extractor';
+import { extractPersonName } from './person-name.extractor';
 import { extractQuoted } from './quoted.extractor';
 import { refusedArguments } from './schema-check';
 import { operationItem, type Role, type SchemaField, schemaFields } from './schema-fields';
@@ -55,6 +56,7 @@ class Filling {
   constructor(
     readonly text: string,
     readonly context: ArgumentFillContext,
+    readonly takesDates: boolean,
   ) {
     this.words = wordsOf(text);
     this.quoted = extractQuoted(text);
@@ -73,8 +75,9 @@ class Filling {
       (a, b) => a.start - b.start,
     );
     this.dates = extractDates(text, context.referenceTime, context.timeZone, [...web, ...this.paths]);
-    this.zones = extractTimeZones(text).filter((z) => !this.opaque.some((o) => overlaps(o, z)));
-    this.numbers = extractNumbers(text, [...this.opaque, ...this.paths, ...this.dates, ...this.zones]);
+    this.zones = extractTimeZones(text, context.timeZone).filter((z) => !this.opaque.some((o) => overlaps(o, z)));
+    // "seconds in three hours" is a quantity, not a date, for a tool that takes no date.
+    this.numbers = extractNumbers(text, [...this.opaque, ...this.paths, ...(takesDates ? [...this.dates, ...this.zones] : [])]);
   }
 
   isFree(span: Span): boolean {
@@ -84,7 +87,7 @@ class Filling {
   hintOf(span: Span): Role | undefined {
     const before = wordsBefore(this.words, span.start, 3);
     const [previous, last] = [before.at(-2), before.at(-1)];
-    let cue = last === 'the' || last === 'a' ? previous : last;
+    let cue = last === 'the' || last === 'a' || last === 'either' ? previous : last;
     // "until Christmas 2026-12-25": a strong cue still counts a name or two away.
     if (!cue || !(SOURCE_CUES.has(cue) || TARGET_CUES.has(cue) || cue === 'and')) cue = [...before].reverse().find((w) => STRONG_CUES.has(w)) ?? cue;
     if (!cue) return undefined;
@@ -473,6 +476,16 @@ function fillTexts(state: Filling, fields: SchemaField[]): void {
   }
 }
 
+/** first_name / last_name style fields take the parts of a person's name. */
+function fillPersonName(state: Filling, fields: SchemaField[]): void {
+  const firstField = fields.find((f) => /^(?:first|given)_?name$/i.test(f.name));
+  const lastField = fields.find((f) => /^(?:last|family|sur)_?name$/i.test(f.name));
+  if (!firstField && !lastField) return;
+  const name = extractPersonName(state.text);
+  if (firstField && name.first && state.isFree(name.first)) state.set(firstField, { value: name.first.value, span: name.first });
+  if (lastField && name.last && state.isFree(name.last)) state.set(lastField, { value: name.last.value, span: name.last });
+}
+
 function fillPath(state: Filling, field: SchemaField): void {
   const wantsFolder = /^(?:folder|director)/i.test(String(field.schema.description ?? '')) || /folder|dir/i.test(field.name);
   const paths = state.paths.filter((p) => state.isFree(p));
@@ -504,8 +517,12 @@ function fillPath(state: Filling, field: SchemaField): void {
  * deterministic; a value the text does not give is missing, two equally plausible ones are ambiguous.
  */
 export function fillArguments(text: string, inputSchema: JsonSchema, context: ArgumentFillContext): ArgumentFill {
-  const state = new Filling(text, context);
   const fields = schemaFields(inputSchema);
+  const state = new Filling(
+    text,
+    context,
+    fields.some((f) => f.kind === 'date' || f.kind === 'zone'),
+  );
   const given = context.given ?? {};
   for (const [name, value] of Object.entries(given)) {
     state.fill.arguments[name] = value;
@@ -533,7 +550,7 @@ export function fillArguments(text: string, inputSchema: JsonSchema, context: Ar
     open('currency'),
     currencies.map((c) => ({ value: c.code, span: c, hint: c.attached ? 'source' : state.hintOf(c) })),
   );
-  const units = extractUnits(text, state.numbers, [...state.opaque, ...state.used, ...state.dates]);
+  const units = extractUnits(text, state.numbers, [...state.opaque, ...state.used, ...(state.takesDates ? state.dates : [])]);
   state.assign(
     open('unit'),
     units.map((u) => ({ value: u.text, span: u, hint: u.attached ? 'source' : state.hintOf(u) })),
@@ -556,6 +573,7 @@ export function fillArguments(text: string, inputSchema: JsonSchema, context: Ar
   for (const field of open('boolean')) fillBoolean(state, field);
   for (const field of open('string-list')) fillStringList(state, field);
   for (const field of open('operation-list')) fillOperations(state, field);
+  fillPersonName(state, open('text'));
   fillTexts(state, open('text'));
 
   dropInvalid(state, inputSchema);

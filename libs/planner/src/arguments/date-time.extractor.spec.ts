@@ -13,6 +13,19 @@ describe('extractDates', () => {
     expect(extractDates('the day after tomorrow', FRIDAY, 'America/New_York')[0]).toMatchObject({ granularity: 'date', phrase: 'the day after tomorrow' });
   });
 
+  it('reads "the 3rd of next month" on the calendar of the task zone', () => {
+    expect(walls('the 3rd of next month')).toEqual([['2026-04-03T00:00:00']]);
+    expect(walls('the 31st of next month')).toEqual([]);
+  });
+
+  it('gives a time the day written after its zone, and a bare time the day of the time it is joined to', () => {
+    const [mention] = extractDates('3pm London time tomorrow', FRIDAY, 'America/New_York');
+    expect(mention).toMatchObject({ zone: 'Europe/London', walls: ['2026-03-07T15:00:00'], text: '3pm London time tomorrow' });
+    expect(walls('21:15 Tokyo time on 2026-06-18')).toEqual([['2026-06-18T21:15:00']]);
+    expect(walls('between 9:15 and 17:40 tomorrow')).toEqual([['2026-03-07T09:15:00'], ['2026-03-07T17:40:00']]);
+    expect(walls('9am to tomorrow 5pm')).toEqual([['2026-03-06T09:00:00'], ['2026-03-07T17:00:00']]);
+  });
+
   it('joins a date and a time written together, either order', () => {
     expect(walls('tomorrow at 3pm')).toEqual([['2026-03-07T15:00:00']]);
     expect(walls('noon next Friday')).toEqual([['2026-03-13T12:00:00']]);

@@ -22,7 +22,11 @@ export interface DateMention extends Span {
 }
 
 type Calendar = { year?: number; month: number; day: number };
-type DatePart = { kind: 'calendar'; options: Calendar[] } | { kind: 'relative'; days: number } | { kind: 'weekday'; weekday: number; mode: 'this' | 'next' | 'last' };
+type DatePart =
+  | { kind: 'calendar'; options: Calendar[] }
+  | { kind: 'relative'; days: number }
+  | { kind: 'month-day'; day: number; months: number }
+  | { kind: 'weekday'; weekday: number; mode: 'this' | 'next' | 'last' };
 type TimePart = { hour: number; minute: number; second: number };
 type OffsetPart = { amount: number; unit: keyof DurationLikeObject };
 
@@ -32,6 +36,10 @@ interface Piece extends Span {
   offset?: OffsetPart;
   now?: true;
   iso?: { text: string; hasOffset: boolean; hasTime: boolean };
+  /** The day was written after the time ("17:40 tomorrow"), so a bare time just before may share it. */
+  dayTrails?: boolean;
+  /** The day was written after the time's zone: the mention runs to its end. */
+  zoneThenDay?: { end: number };
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -97,6 +105,10 @@ function findPieces(text: string): Piece[] {
   for (const m of text.matchAll(new RegExp(`\\b(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}(?:,?\\s+(\\d{4}))?\\b`, 'gi'))) {
     add(m, { date: { kind: 'calendar', options: [{ month: monthIndex(m[2]), day: Number(m[1]), year: m[3] ? Number(m[3]) : undefined }] } });
   }
+  for (const m of text.matchAll(/\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+of\s+(next|this|last)\s+month\b/gi)) {
+    const months = { next: 1, this: 0, last: -1 }[m[2].toLowerCase() as 'next' | 'this' | 'last'];
+    add(m, { date: { kind: 'month-day', day: Number(m[1]), months } });
+  }
   for (const m of text.matchAll(/\b(?:the\s+)?day\s+after\s+tomorrow\b/gi)) add(m, { date: { kind: 'relative', days: 2 } });
   for (const m of text.matchAll(/\b(?:the\s+)?day\s+before\s+yesterday\b/gi)) add(m, { date: { kind: 'relative', days: -2 } });
   for (const m of text.matchAll(/\b(today|tonight|tomorrow|yesterday)\b/gi)) {
@@ -145,12 +157,32 @@ function mergePieces(text: string, pieces: Piece[]): Piece[] {
         time: last.time ?? piece.time,
         offset: last.offset ?? piece.offset,
         iso: undefined,
+        dayTrails: Boolean(last.time && piece.date),
       };
     } else {
       merged.push(piece);
     }
   }
+  // "between 9:15 and 17:40 tomorrow": the day written after the second time is the first one's too.
+  for (let i = merged.length - 2; i >= 0; i--) {
+    const [here, next] = [merged[i], merged[i + 1]];
+    if (here.time && !here.date && !here.offset && next.dayTrails && /^\s*(?:and|to|until|till|-|–)\s*$/i.test(text.slice(here.end, next.start))) merged[i] = { ...here, date: next.date };
+  }
   return merged;
+}
+
+/** "3pm London time tomorrow", "21:15 São Paulo time on 2026-06-18": a time, its zone, then its day. */
+function joinDayAfterZone(text: string, pieces: Piece[], zones: ZoneMention[]): Piece[] {
+  const joined: Piece[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const [piece, next] = [pieces[i], pieces[i + 1]];
+    const zoneEnd = attachZone(text, piece, zones).zone ? attachZone(text, piece, zones).end : undefined;
+    if (zoneEnd !== undefined && next && piece.time && !piece.date && !piece.offset && next.date && !next.time && !next.iso?.hasTime && /^\s*,?\s*(?:on\s+)?$/i.test(text.slice(zoneEnd, next.start))) {
+      joined.push({ ...piece, date: next.date, iso: undefined, zoneThenDay: { end: next.end } });
+      i++;
+    } else joined.push(piece);
+  }
+  return joined;
 }
 
 function attachZone(text: string, piece: Piece, zones: ZoneMention[]): { zone?: ZoneMention; end: number } {
@@ -195,7 +227,11 @@ function resolveInstants(piece: Piece, now: DateTime): DateTime[] {
   let days: DateTime[] = [];
   if (piece.date?.kind === 'calendar') days = piece.date.options.map((c) => calendarOn(now, c)).filter((d): d is DateTime => d !== undefined);
   else if (piece.date?.kind === 'relative') days = [today.plus({ days: piece.date.days })];
-  else if (piece.date?.kind === 'weekday') {
+  else if (piece.date?.kind === 'month-day') {
+    const month = today.startOf('month').plus({ months: piece.date.months });
+    const day = month.set({ day: piece.date.day });
+    days = day.month === month.month ? [day] : [];
+  } else if (piece.date?.kind === 'weekday') {
     const { weekday, mode } = piece.date;
     const ahead = (weekday - today.weekday + 7) % 7;
     const delta = mode === 'this' ? ahead : mode === 'next' ? ahead || 7 : -((today.weekday - weekday + 7) % 7 || 7);
@@ -217,13 +253,18 @@ function resolveInstants(piece: Piece, now: DateTime): DateTime[] {
  * "9am Tokyo time". Day arithmetic follows the calendar of that zone, so DST changes keep wall times.
  */
 export function extractDates(text: string, reference: Date, contextZone: string, taken: Span[] = []): DateMention[] {
-  const zones = extractTimeZones(text);
-  const pieces = mergePieces(
+  const zones = extractTimeZones(text, contextZone);
+  const pieces = joinDayAfterZone(
     text,
-    findPieces(text).filter((p) => !taken.some((t) => overlaps(t, p))),
+    mergePieces(
+      text,
+      findPieces(text).filter((p) => !taken.some((t) => overlaps(t, p))),
+    ),
+    zones,
   );
   return pieces.flatMap((piece): DateMention[] => {
-    const attached = piece.iso?.hasOffset ? { end: piece.end } : attachZone(text, piece, zones);
+    const zoneAttached = piece.iso?.hasOffset ? { end: piece.end } : attachZone(text, piece, zones);
+    const attached = piece.zoneThenDay ? { ...zoneAttached, end: piece.zoneThenDay.end } : zoneAttached;
     const zoneMention = attached.zone;
     const zone = zoneMention?.zones.length === 1 ? zoneMention.zones[0] : contextZone;
     const now = DateTime.fromJSDate(reference, { zone });

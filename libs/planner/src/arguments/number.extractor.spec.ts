@@ -30,6 +30,23 @@ describe('extractNumbers', () => {
     expect(pounds.currency?.code).toBe('GBP');
   });
 
+  it('reads spelled numbers only where they count something, and "1.2m" as millions only beside a currency', () => {
+    expect(extractNumbers('two pounds, half a gallon, twelve inches and the top three').map((n) => [n.value, n.unit?.text])).toEqual([
+      [2, 'pounds'],
+      [0.5, 'gallon'],
+      [12, 'inches'],
+      [3, undefined],
+    ]);
+    expect(extractNumbers('which one is two')).toEqual([]);
+    expect(extractNumbers('1.2m INR')[0]).toMatchObject({ value: 1_200_000, currency: { code: 'INR' } });
+    expect(extractNumbers('1.2m tall')[0]).toMatchObject({ value: 1.2, unit: { text: 'm' } });
+  });
+
+  it('reads superscript areas and units written in capitals, but keeps the case of data sizes', () => {
+    expect(extractNumbers('120 m², 10 KM, 5 Mb').map((n) => n.unit?.text)).toEqual(['m²', 'KM', 'Mb']);
+    expect(extractNumbers('5 mB')[0].unit).toBeUndefined();
+  });
+
   it('shares the unit of "5 or 6 feet" with the first number', () => {
     const [five, six] = extractNumbers('5 or 6 feet');
     expect(five).toMatchObject({ value: 5, shared: true, unit: { text: 'feet' } });
@@ -46,6 +63,11 @@ describe('extractUnits / extractCurrencies', () => {
       ['m', false],
       ['Fahrenheit', false],
     ]);
+  });
+
+  it('takes an arrow as a cue for the target unit', () => {
+    const text = '30 psi → bar';
+    expect(extractUnits(text, extractNumbers(text)).map((u) => u.text)).toEqual(['psi', 'bar']);
   });
 
   it('names currencies by code and name, and leaves everyday words alone', () => {

@@ -24,8 +24,33 @@ export interface CurrencyMention extends CurrencyHit, Span {
   attached: boolean;
 }
 
-const NUMBER = /(?<![\w.])([-−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(thousand|million|billion|bn|k|K)(?![A-Za-z]))?/g;
-const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, K: 1e3, million: 1e6, billion: 1e9, bn: 1e9 };
+const NUMBER = /(?<![\w.])([-−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(thousand|million|billion|bn|mn|k|K)(?![A-Za-z])|(m|M)(?=\s*(?:[A-Z]{3}\b|[$€£¥₹])))?/g;
+const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, K: 1e3, million: 1e6, mn: 1e6, m: 1e6, M: 1e6, billion: 1e9, bn: 1e9 };
+
+const SPELLED: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  hundred: 100,
+  dozen: 12,
+};
+const SPELLED_NUMBER = new RegExp(`(?<![\\w-])(half\\s+an?|an?\\s+half|a\\s+dozen|${Object.keys(SPELLED).join('|')})(?![\\w])`, 'gi');
+/** A spelled number counts only where it counts something: before a unit or currency, after "top"/"first", or in "two-word". */
+const COUNT_POINTER = /\b(?:top|first|last|next)\s+$/i;
 
 /** Numbers with what they count: "5 miles", "3.5 kg", "20°C", "$1,200.50", "10k", "-40 °F". */
 export function extractNumbers(text: string, taken: Span[] = []): NumberMention[] {
@@ -34,7 +59,8 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     let start = m.index;
     const end = m.index + m[0].length;
     if (taken.some((t) => overlaps(t, { start, end }))) continue;
-    let value = Number(`${m[1] ? '-' : ''}${m[2].replaceAll(',', '')}${m[3] ?? ''}`) * (m[4] ? SCALE[m[4]] : 1);
+    const scale = m[4] ?? m[5];
+    let value = Number(`${m[1] ? '-' : ''}${m[2].replaceAll(',', '')}${m[3] ?? ''}`) * (scale ? SCALE[scale] : 1);
     let currency: NumberMention['currency'];
     // "$5", "US$ 5", "EUR 50" (a code before the amount needs the space: "EUR50" is rare and "ABC123" is an id)
     const prefix = /(?:US\$|C\$|CA\$|A\$|AU\$|NZ\$|HK\$|S\$|R\$|[$€£¥₹₩₽₺₪₱₫฿])\s?$|\b[A-Z]{3} $/.exec(text.slice(Math.max(0, start - 4), start));
@@ -60,6 +86,25 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     const last = Math.max(end, unit?.end ?? 0, currency?.end ?? 0);
     found.push({ start, end: last, text: text.slice(start, last), value, digits: { start: m.index, end }, unit, currency });
   }
+  for (const m of text.matchAll(SPELLED_NUMBER)) {
+    const end = m.index + m[0].length;
+    if (taken.some((t) => overlaps(t, { start: m.index, end })) || found.some((f) => overlaps(f, { start: m.index, end }))) continue;
+    const word = m[1].toLowerCase().replace(/\s+/g, ' ');
+    const value = word.includes('half') ? 0.5 : word === 'a dozen' ? 12 : SPELLED[word];
+    let cursor = end;
+    while (text.charAt(cursor) === ' ') cursor++;
+    const unitHit = unitAt(text, cursor);
+    const currencyHit = currencySymbolAt(text, cursor) ?? currencyWordAt(text, cursor);
+    const counts = COUNT_POINTER.test(text.slice(0, m.index)) || text.charAt(end) === '-';
+    // "which one", "a dozen ideas": without a unit, currency or pointer the word is prose.
+    if (!unitHit && !currencyHit && !counts) continue;
+    const unit = unitHit && !SHORT_UNIT_WORDS.has(unitHit.text) ? { ...unitHit, start: cursor, end: cursor + unitHit.text.length } : undefined;
+    const currency = currencyHit && !(unit && unit.text.length > currencyHit.text.length) ? { ...currencyHit, start: cursor, end: cursor + currencyHit.text.length } : undefined;
+    if (!unit && !currency && !counts) continue;
+    const last = Math.max(end, unit?.end ?? 0, currency?.end ?? 0);
+    found.push({ start: m.index, end: last, text: text.slice(m.index, last), value, digits: { start: m.index, end }, unit, currency });
+  }
+  found.sort((a, b) => a.start - b.start);
   // "5 or 6 feet": the first number counts the same thing as the one it is joined to.
   for (let i = found.length - 2; i >= 0; i--) {
     const [here, next] = [found[i], found[i + 1]];
@@ -68,7 +113,7 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
   return found;
 }
 
-const TARGET_WORDS = /(?:^|\s)(?:to|into|in|from|as|per)\s+(?:the\s+)?$/i;
+const TARGET_WORDS = /(?:(?:^|\s)(?:to|into|in|from|as|per)\s+(?:the\s+)?|(?:→|->|=>|=\s*\?\s*)\s*)$/i;
 
 /** Units named anywhere: attached to a number, or after "to", "into", "in", "from" ("to km", "into Fahrenheit"). */
 export function extractUnits(text: string, numbers: NumberMention[], taken: Span[] = []): UnitMention[] {

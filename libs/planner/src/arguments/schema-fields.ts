@@ -100,6 +100,8 @@ export function operationItem(items: JsonSchema): { operation: string; operand?:
   return { operation: enums[0], operand: others.length > 0 ? (others.find((k) => /column|field|key|name/i.test(k)) ?? operand) : undefined };
 }
 
+const SHORT_VALUE_NAME = /name|title|phone|company|organi[sz]ation|label|code|city|country|id$|Id$/i;
+
 /** The top-level fields of a tool's input schema, each with what kind of value it wants. */
 export function schemaFields(inputSchema: JsonSchema): SchemaField[] {
   const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchema>;
@@ -116,7 +118,8 @@ export function schemaFields(inputSchema: JsonSchema): SchemaField[] {
       role: roleOf(name, description),
       nameWords: nameWords(name).map(stem),
       descriptionWords: contentWords(description),
-      long: kind === 'text' && (typeof schema.maxLength !== 'number' || schema.maxLength >= 1000),
+      // A name, title or phone number is short even when the schema sets no bound (SEAL-style schemas set none).
+      long: kind === 'text' && (typeof schema.maxLength === 'number' ? schema.maxLength >= 1000 : !SHORT_VALUE_NAME.test(name)),
     };
     if (kind === 'date') {
       field.dateStyle = /^text\b|\bphrase\b/i.test(description)

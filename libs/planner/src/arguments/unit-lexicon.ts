@@ -9,8 +9,8 @@ const UNITS: Record<string, string> = {
   temperature:
     '°C °F °K ℃ ℉ °_C °_F C F K celsius Celsius fahrenheit Fahrenheit kelvin kelvins centigrade rankine degC degF deg_C deg_F degrees_celsius degrees_fahrenheit degrees_Celsius degrees_Fahrenheit',
   volume:
-    'ml mL milliliter milliliters millilitre millilitres cc l L liter liters litre litres ltr m3 m^3 cubic_meter cubic_meters cubic_metre cubic_metres tsp teaspoon teaspoons tbsp tablespoon tablespoons floz fl_oz fluid_ounce fluid_ounces cup cups pt pint pints qt quart quarts gal gallon gallons',
-  area: 'cm2 m2 km2 sqm sqft sqin sqyd sqmi ha hectare hectares acre acres cm^2 m^2 km^2 ft2 ft^2 in2 yd2 mi2 sq_cm sq_m sq_km sq_ft sq_in sq_yd sq_mi square_meter square_meters square_metre square_metres square_kilometer square_kilometers square_kilometres square_foot square_feet square_inch square_inches square_yard square_yards square_mile square_miles',
+    'ml mL milliliter milliliters millilitre millilitres cc l L liter liters litre litres ltr m3 m^3 m³ cm³ cubic_meter cubic_meters cubic_metre cubic_metres tsp teaspoon teaspoons tbsp tablespoon tablespoons floz fl_oz fluid_ounce fluid_ounces cup cups pt pint pints qt quart quarts gal gallon gallons',
+  area: 'cm² m² km² ft² in² yd² mi² cm2 m2 km2 sqm sqft sqin sqyd sqmi ha hectare hectares acre acres cm^2 m^2 km^2 ft2 ft^2 in2 yd2 mi2 sq_cm sq_m sq_km sq_ft sq_in sq_yd sq_mi square_meter square_meters square_metre square_metres square_kilometer square_kilometers square_kilometres square_foot square_feet square_inch square_inches square_yard square_yards square_mile square_miles',
   speed: 'm/s mps kph kmh km/h km/hr kmph mph mi/h mi/hr ft/s fps knot knots kn kts meters_per_second metres_per_second kilometers_per_hour kilometres_per_hour miles_per_hour feet_per_second',
   time: 'ns nanosecond nanoseconds us µs μs microsecond microseconds ms msec millisecond milliseconds s sec secs second seconds min mins minute minutes h hr hrs hour hours d day days wk wks week weeks mo month months y yr yrs year years',
   data: 'b bit bits B byte bytes kB KB kilobyte kilobytes MB megabyte megabytes GB gigabyte gigabytes TB terabyte terabytes KiB kib kibibyte kibibytes MiB mib mebibyte mebibytes GiB gib gibibyte gibibytes TiB tebibyte tebibytes kb kbit kilobit kilobits Mb Mbit megabit megabits Gb Gbit gigabit gigabits',
@@ -67,11 +67,18 @@ const UNIT_SPELLINGS: readonly UnitEntry[] = Object.entries(UNITS)
   .flatMap(([quantity, list]) => list.split(' ').map((word) => ({ text: word.replaceAll('_', ' '), quantity })))
   .sort((a, b) => b.text.length - a.text.length);
 
+/** "KM", "MPH", "LBS": a lowercase spelling written in capitals, where capitals carry no meaning of their own (not data sizes: "Mb" is not "MB"). */
+function shouted(rest: string, entry: UnitEntry): boolean {
+  if (entry.quantity === 'data' || entry.text.length < 2 || entry.text !== entry.text.toLowerCase()) return false;
+  const written = rest.slice(0, entry.text.length);
+  return written === entry.text.toUpperCase() && !UNIT_SPELLINGS.some((other) => other.text === written);
+}
+
 /** The unit written at `position` (case kept when it matters: "Mb" is not "MB"), or undefined. */
 export function unitAt(text: string, position: number): UnitEntry | undefined {
   const rest = text.slice(position);
   for (const entry of UNIT_SPELLINGS) {
-    if (!rest.startsWith(entry.text) && !(entry.text.length > 3 && rest.toLowerCase().startsWith(entry.text.toLowerCase()))) continue;
+    if (!rest.startsWith(entry.text) && !(entry.text.length > 3 && rest.toLowerCase().startsWith(entry.text.toLowerCase())) && !shouted(rest, entry)) continue;
     const next = rest.charAt(entry.text.length);
     if (/[A-Za-z0-9_]/.test(next) || (next === '/' && /^[A-Za-z]/.test(rest.charAt(entry.text.length + 1)))) continue;
     return { text: rest.slice(0, entry.text.length), quantity: entry.quantity };
