@@ -79,7 +79,7 @@ export async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
   const parsed = retrievalEnvSchema.safeParse({ ...process.env, TOOLGATE_RERANKER: flags.reranker });
   if (!parsed.success) {
     const details = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-    throw new ToolgateError(ErrorCode.INVALID_CONFIG, `invalid environment: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+    throw new ToolgateError(ErrorCode.INVALID_CONFIG, `invalid environment for --reranker ${flags.reranker}`, details);
   }
   const env = parsed.data;
   const tools = await readEvalTools(flags.tools);
