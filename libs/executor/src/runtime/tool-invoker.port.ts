@@ -1,4 +1,12 @@
-import type { RunOwner } from '../run/run.types';
+import type { RunOwner, StepError } from '../run/run.types';
+
+/** One attempt's outcome, reported by whichever layer retries, so each attempt is audited. */
+export interface AttemptReport {
+  attempt: number;
+  outcome: 'SUCCEEDED' | 'FAILED';
+  error?: StepError;
+  durationMs: number;
+}
 
 /** One call of one tool version: what the runtime hands to the code that runs it. */
 export interface Invocation {
@@ -14,6 +22,8 @@ export interface Invocation {
   /** Stable across retries of one step: a tool that is not idempotent uses it to refuse a duplicate. */
   idempotencyKey: string;
   signal: AbortSignal;
+  /** Called after every attempt (a retrying invoker calls it once per try), before the next one starts. */
+  onAttempt?: (report: AttemptReport) => void | Promise<void>;
 }
 
 /**
