@@ -14,4 +14,15 @@ describe('toolgate eval arguments on the labelled set', () => {
     expect(result.falseClarify).toBeLessThanOrEqual(0.05);
     expect(result.ambiguousRecall).toBeGreaterThanOrEqual(0.9);
   });
+
+  // Written blind from the schemas and conventions (see the fixture README); same thresholds, no tuning exemption.
+  it('holds the same thresholds on the blind-2 set', async () => {
+    const result = await runArgumentEval(resolve(root, 'test/fixtures/argument-filling/blind-2.jsonl'), [resolve(root, 'plugins')]);
+    expect(result.tasks).toBeGreaterThanOrEqual(80);
+    expect(result.argumentsExact).toBeGreaterThanOrEqual(0.9);
+    expect(result.clarifyRecall).toBe(1);
+    expect(result.clarifyTasks).toBeGreaterThanOrEqual(10);
+    expect(result.falseClarify).toBeLessThanOrEqual(0.05);
+    expect(result.ambiguousRecall).toBeGreaterThanOrEqual(0.9);
+  });
 });

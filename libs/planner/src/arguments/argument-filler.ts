@@ -9,8 +9,9 @@ import { extractPaths } from './path.extractor';
 import { extractPersonName } from './person-name.extractor';
 import { extractQuoted } from './quoted.extractor';
 import { refusedArguments } from './schema-check';
-import { operationItem, type Role, type SchemaField, schemaFields } from './schema-fields';
+import { operationItem, type Role, type SchemaField, schemaFields, sortItem } from './schema-fields';
 import { extractAssignments, extractExpressions, extractJson } from './structured.extractor';
+import { extractCsvBlock, extractSortKey } from './table-text.extractor';
 import { overlaps, stem, type Word, wordsBefore, wordsOf } from './text-span';
 import { extractTimeZones, type ZoneMention } from './time-zone.extractor';
 import { extractUrls } from './url.extractor';
@@ -399,7 +400,7 @@ function fillStringList(state: Filling, field: SchemaField): void {
   const cue = field.nameWords.join('\\w*\\s+(?:\\w+\\s+){0,2}');
   const pattern = new RegExp(`\\b${cue}\\w*\\s+(?:the\\s+)?(?:columns?\\s+)?([\\w-]+(?:\\s*(?:,|\\band\\b|&)\\s*[\\w-]+)*)`, 'i');
   // A grouping field ("groupBy") is also named by "per team" or "for each region".
-  const grouping = field.nameWords.includes('by') ? /\b(?:per|for each|for every)\s+()([\w-]+(?:\s*(?:,|\band\b|&)\s*[\w-]+)*)/i.exec(state.text) : null;
+  const grouping = field.nameWords.includes('by') ? /\b(?:per|for each|for every|by)\s+()([\w-]+(?:[ \t]*(?:,|\band\b|&)[ \t]*[\w-]+)*)/i.exec(state.text) : null;
   const m = pattern.exec(state.text) ?? (grouping ? Object.assign([grouping[0], grouping[2]], { index: grouping.index }) : null);
   if (!m) return;
   const stop = /^(?:and|then|sum|total|average|mean|count|max|min|with|to|of|the|by|for|showing|show)$/i;
@@ -425,17 +426,31 @@ function fillOperations(state: Filling, field: SchemaField): void {
   if (!shape) return;
   const operations = ((items.properties as Record<string, JsonSchema>)[shape.operation].enum as unknown[]) ?? [];
   const matches = matchEnum(state.text, operations, [...state.opaque, ...state.used]);
+  const header = extractCsvBlock(state.text)?.header;
   const list: Record<string, unknown>[] = [];
   for (const match of matches) {
     const after = state.words.filter((w) => w.start >= match.end).slice(0, 3);
     const operand = after.find((w, i) => !NOT_OPERANDS.has(w.word) && after.slice(0, i).every((p) => ['of', 'the', 'all'].includes(p.word)));
     const item: Record<string, unknown> = { [shape.operation]: match.value };
-    if (operand && shape.operand) item[shape.operand] = state.text.slice(operand.start, operand.end);
+    const written = operand ? state.text.slice(operand.start, operand.end) : undefined;
+    // With the table in the text, an operand is one of its columns ("how many orders" counts rows, not a column "orders").
+    const column = header && written ? header.find((h) => h.toLowerCase() === written.toLowerCase()) : written;
+    if (column && shape.operand) item[shape.operand] = column;
     if (!list.some((l) => same(l, item))) list.push(item);
   }
   if (list.length === 0) return;
   state.fill.arguments[field.name] = list;
   state.fill.evidence[field.name] = matches.map((m) => m.text).join(', ');
+}
+
+function fillSortKeys(state: Filling, field: SchemaField): void {
+  const shape = sortItem(field.schema.items as JsonSchema);
+  const key = extractSortKey(state.text);
+  if (!shape || !key) return;
+  const item: Record<string, unknown> = { [shape.column]: key.column };
+  if (key.direction && shape.direction) item[shape.direction] = key.direction;
+  state.fill.arguments[field.name] = [item];
+  state.fill.evidence[field.name] = key.text;
 }
 
 function fillTexts(state: Filling, fields: SchemaField[]): void {
@@ -458,6 +473,11 @@ function fillTexts(state: Filling, fields: SchemaField[]): void {
     const json = state.json.find((j) => state.isFree(j));
     if (json && /json/i.test(String(field.schema.description ?? ''))) {
       state.set(field, { value: json.text, span: json });
+      continue;
+    }
+    const block = /\bcsv\b|\btable\b/i.test(`${field.name} ${field.schema.description ?? ''}`) ? extractCsvBlock(state.text) : undefined;
+    if (block && state.isFree(block)) {
+      state.set(field, { value: block.text, span: block });
       continue;
     }
     const colon = /:\s*\n|:\s+(?=\S)/.exec(state.text);
@@ -573,6 +593,7 @@ export function fillArguments(text: string, inputSchema: JsonSchema, context: Ar
   for (const field of open('boolean')) fillBoolean(state, field);
   for (const field of open('string-list')) fillStringList(state, field);
   for (const field of open('operation-list')) fillOperations(state, field);
+  for (const field of open('sort-list')) fillSortKeys(state, field);
   fillPersonName(state, open('text'));
   fillTexts(state, open('text'));
 

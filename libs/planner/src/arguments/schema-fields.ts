@@ -8,6 +8,7 @@ export type FieldKind =
   | 'enum-list'
   | 'string-list'
   | 'operation-list'
+  | 'sort-list'
   | 'number-map'
   | 'date'
   | 'zone'
@@ -73,7 +74,8 @@ function kindOf(name: string, schema: JsonSchema): FieldKind {
     const items = (schema.items ?? {}) as JsonSchema;
     if (Array.isArray(items.enum)) return 'enum-list';
     if (typesOf(items).includes('string')) return 'string-list';
-    return operationItem(items) ? 'operation-list' : 'other';
+    if (operationItem(items)) return 'operation-list';
+    return sortItem(items) ? 'sort-list' : 'other';
   }
   if (types.includes('object')) {
     const extra = schema.additionalProperties as JsonSchema | undefined;
@@ -83,6 +85,14 @@ function kindOf(name: string, schema: JsonSchema): FieldKind {
   if (types.length === 1 && types[0] === 'boolean') return 'boolean';
   if (types.length === 1 && types[0] === 'string') return stringKind(name, schema, description);
   return 'other';
+}
+
+/** Items like `{column, direction: asc|desc}`: a sort key. */
+export function sortItem(items: JsonSchema): { column: string; direction?: string } | undefined {
+  const properties = (items.properties ?? {}) as Record<string, JsonSchema>;
+  const column = Object.keys(properties).find((k) => /column|field|key/i.test(k) && typesOf(properties[k]).includes('string'));
+  const direction = Object.keys(properties).find((k) => Array.isArray(properties[k].enum) && (properties[k].enum as unknown[]).includes('asc'));
+  return column ? { column, direction } : undefined;
 }
 
 /**
