@@ -18,6 +18,10 @@ export enum ErrorCode {
   INDEX_UNAVAILABLE = 'INDEX_UNAVAILABLE',
   MODEL_UNAVAILABLE = 'MODEL_UNAVAILABLE',
   INTERNAL = 'INTERNAL',
+  /** A tool version's concurrency limit (bulkhead) is full; the call was refused without running. */
+  OVERLOADED = 'OVERLOADED',
+  /** The caller (or shutdown) aborted the call before it finished. */
+  CANCELLED = 'CANCELLED',
 }
 
 /** One field-level problem: `path` is a JSON pointer (or dotted config path) into the offending input. */
