@@ -121,6 +121,13 @@ export class CatalogService {
     return this.manifests.get(versionKey(toolId, version));
   }
 
+  /** The folder of the loaded plugin package that ships this version (for running its code elsewhere, e.g. a worker), or undefined. */
+  packageDir(toolId: string, version: string): string | undefined {
+    if (!this.manifests.has(versionKey(toolId, version))) return undefined;
+    const row = this.tools.get(toolId)?.versions.find((v) => v.version === version);
+    return this.plugins.find((p) => p.packageName === row?.packageName && p.version === version && p.status === PluginStatus.LOADED)?.path;
+  }
+
   listPlugins(): PluginView[] {
     return [...this.plugins];
   }
