@@ -1,3 +1,4 @@
+import type { ToolSpan } from '@toolgate/sdk';
 import type { RunOwner, StepError } from '../run/run.types';
 
 /** One attempt's outcome, reported by whichever layer retries, so each attempt is audited. */
@@ -22,6 +23,10 @@ export interface Invocation {
   /** Stable across retries of one step: a tool that is not idempotent uses it to refuse a duplicate. */
   idempotencyKey: string;
   signal: AbortSignal;
+  /** Epoch milliseconds at which `signal` aborts because the run's deadline is reached: what retries must share. */
+  deadlineAt?: number;
+  /** The step's span (`toolgate.step`), handed to the tool as `ctx.span`. */
+  span?: ToolSpan;
   /** Called after every attempt (a retrying invoker calls it once per try), before the next one starts. */
   onAttempt?: (report: AttemptReport) => void | Promise<void>;
 }
