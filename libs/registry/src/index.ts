@@ -2,6 +2,21 @@ export { AccessPolicyService, LOCAL_ADMIN, LOCAL_ADMIN_ROLE } from './access/acc
 export type { Action, ApiKeyDefinition, DiscoveryClause, Grant, PolicySet, Principal, RoleDefinition } from './access/policy.types';
 export { ACTIONS } from './access/policy.types';
 export { loadPolicyFile, parsePolicyDocument } from './access/policy-file.loader';
+export { DEFAULT_RUN_LIST_LIMIT, MAX_RUN_LIST_LIMIT, RunAuditService } from './audit/run-audit.service';
+export type {
+  ApprovalStatus,
+  AuditEvent,
+  AuditedApproval,
+  AuditedAttempt,
+  AuditedRun,
+  AuditedStep,
+  AuditOwner,
+  AuditRunStatus,
+  AuditStepError,
+  AuditStepStatus,
+  RunListFilter,
+  SequencedAuditEvent,
+} from './audit/run-audit.types';
 export { CatalogService } from './catalog/catalog.service';
 export type { CatalogFilter, PluginLoadReport, PluginView, ToolVersionView, ToolView } from './catalog/catalog.types';
 export { dataSourceOptions, openDataSource } from './persistence/data-source.factory';

@@ -1,6 +1,7 @@
 import { Inject, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from './access/access-policy.service';
+import { RunAuditService } from './audit/run-audit.service';
 import { CatalogService } from './catalog/catalog.service';
 import { openDataSource } from './persistence/data-source.factory';
 import { REGISTRY_OPTIONS, RegistryConfigurableModule, type RegistryModuleOptions } from './registry.module-definition';
@@ -22,8 +23,9 @@ import { UsageExampleService } from './usage/usage-example.service';
     CatalogService,
     UsageExampleService,
     SessionStoreService,
+    RunAuditService,
   ],
-  exports: [DataSource, AccessPolicyService, CatalogService, UsageExampleService, SessionStoreService],
+  exports: [DataSource, AccessPolicyService, CatalogService, UsageExampleService, SessionStoreService, RunAuditService],
 })
 export class RegistryModule extends RegistryConfigurableModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Registry');

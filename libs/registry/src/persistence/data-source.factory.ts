@@ -3,17 +3,35 @@ import { dirname } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { DatabaseOptions } from '../registry.module-definition';
 import { ApiKeyEntity } from './api-key.entity';
+import { ApprovalEntity } from './approval.entity';
 import { InitialCatalog1764460800000 } from './migrations/1764460800000-initial-catalog.migration';
 import { ToolUsageExamples1796002800000 } from './migrations/1796002800000-tool-usage-examples.migration';
 import { PlanningSessions1796089200000 } from './migrations/1796089200000-planning-sessions.migration';
+import { RunAudit1796175600000 } from './migrations/1796175600000-run-audit.migration';
 import { PlanningSessionEntity } from './planning-session.entity';
 import { PluginEntity } from './plugin.entity';
 import { RoleEntity } from './role.entity';
+import { RunEntity } from './run.entity';
+import { RunEventEntity } from './run-event.entity';
+import { RunStepEntity } from './run-step.entity';
+import { StepAttemptEntity } from './step-attempt.entity';
 import { ToolUsageExampleEntity } from './tool-usage-example.entity';
 import { ToolVersionEntity } from './tool-version.entity';
 
-export const REGISTRY_ENTITIES = [PluginEntity, ToolVersionEntity, RoleEntity, ApiKeyEntity, ToolUsageExampleEntity, PlanningSessionEntity];
-export const REGISTRY_MIGRATIONS = [InitialCatalog1764460800000, ToolUsageExamples1796002800000, PlanningSessions1796089200000];
+export const REGISTRY_ENTITIES = [
+  PluginEntity,
+  ToolVersionEntity,
+  RoleEntity,
+  ApiKeyEntity,
+  ToolUsageExampleEntity,
+  PlanningSessionEntity,
+  RunEntity,
+  RunStepEntity,
+  StepAttemptEntity,
+  RunEventEntity,
+  ApprovalEntity,
+];
+export const REGISTRY_MIGRATIONS = [InitialCatalog1764460800000, ToolUsageExamples1796002800000, PlanningSessions1796089200000, RunAudit1796175600000];
 
 /** Schema changes go through migrations on both drivers; `synchronize` is never on. */
 export function dataSourceOptions(database: DatabaseOptions): DataSourceOptions {

@@ -1,0 +1,284 @@
+import { Injectable } from '@nestjs/common';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { DataSource, type EntityManager, In, MoreThan } from 'typeorm';
+import { ApprovalEntity } from '../persistence/approval.entity';
+import { RunEntity } from '../persistence/run.entity';
+import { RunEventEntity } from '../persistence/run-event.entity';
+import { RunStepEntity } from '../persistence/run-step.entity';
+import { StepAttemptEntity } from '../persistence/step-attempt.entity';
+import type { AuditEvent, AuditedApproval, AuditedAttempt, AuditedRun, AuditedStep, AuditStepError, RunListFilter, SequencedAuditEvent } from './run-audit.types';
+
+export const DEFAULT_RUN_LIST_LIMIT = 50;
+export const MAX_RUN_LIST_LIMIT = 500;
+
+const iso = (millis: number): string => new Date(millis).toISOString();
+const json = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
+const parsed = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+const runIdOf = (event: AuditEvent): string => ('run' in event ? event.run.id : event.runId);
+
+const invalid = (message: string, path: string): ToolgateError => new ToolgateError(ErrorCode.INVALID_ARGUMENTS, message, [{ path, message }]);
+
+function millisOf(instant: string, path: string): number {
+  const millis = Date.parse(instant);
+  if (Number.isNaN(millis)) throw invalid(`"${instant}" is not an ISO-8601 instant`, path);
+  return millis;
+}
+
+function stepOf(row: RunStepEntity): AuditedStep {
+  return {
+    id: row.stepId,
+    tool: row.tool,
+    status: row.status,
+    attempts: row.attempts,
+    ...(row.output !== null ? { output: JSON.parse(row.output) } : {}),
+    ...(row.error !== null ? { error: JSON.parse(row.error) as AuditStepError } : {}),
+    ...(row.reason !== null ? { reason: row.reason } : {}),
+    ...(row.fallbackOf !== null ? { fallbackOf: row.fallbackOf } : {}),
+    dependsOn: JSON.parse(row.dependsOn) as string[],
+    startedAt: row.startedAt === null ? null : iso(row.startedAt),
+    durationMs: row.durationMs,
+  };
+}
+
+function runOf(row: RunEntity, steps: RunStepEntity[]): AuditedRun {
+  return {
+    id: row.id,
+    status: row.status,
+    traceId: row.traceId,
+    planId: row.planId,
+    owner: { tenant: row.tenant, subject: row.subject },
+    ...(row.task !== null ? { task: row.task } : {}),
+    steps: steps.map(stepOf),
+    replans: row.replans,
+    startedAt: iso(row.startedAt),
+    finishedAt: row.finishedAt === null ? null : iso(row.finishedAt),
+  };
+}
+
+/** The step columns a snapshot sets (position and keys aside). */
+function stepColumns(step: AuditedStep): Omit<RunStepEntity, 'runId' | 'stepId' | 'position'> {
+  return {
+    tool: step.tool,
+    status: step.status,
+    attempts: step.attempts,
+    output: json(step.output),
+    error: json(step.error),
+    reason: step.reason ?? null,
+    fallbackOf: step.fallbackOf ?? null,
+    dependsOn: JSON.stringify(step.dependsOn),
+    startedAt: step.startedAt === null ? null : millisOf(step.startedAt, '/step/startedAt'),
+    durationMs: Math.round(step.durationMs),
+  };
+}
+
+/**
+ * The audit trail of runs on the catalog database. Events are appended, numbered 1, 2, 3, ... per run,
+ * in one transaction with the rows they change (run, steps, attempts, approvals), so the current state
+ * of a run is one read and always agrees with its events.
+ */
+@Injectable()
+export class RunAuditService {
+  /** Appends waiting for the one before them: per run on PostgreSQL, for all runs on SQLite (one connection, one transaction at a time). */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Persists one event and applies it; returns its sequence number in its run. */
+  append(event: AuditEvent): Promise<number> {
+    const runId = runIdOf(event);
+    const queue = this.dataSource.options.type === 'postgres' ? runId : '*';
+    return this.serialized(queue, () => this.dataSource.transaction((tx) => this.write(tx, runId, event)));
+  }
+
+  async load(runId: string): Promise<AuditedRun | null> {
+    const row = await this.dataSource.getRepository(RunEntity).findOneBy({ id: runId });
+    if (!row) return null;
+    const steps = await this.dataSource.getRepository(RunStepEntity).find({ where: { runId }, order: { position: 'ASC' } });
+    return runOf(row, steps);
+  }
+
+  /** Runs of one tenant (and subject, when given), newest first. */
+  async list(filter: RunListFilter): Promise<AuditedRun[]> {
+    const limit = filter.limit ?? DEFAULT_RUN_LIST_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RUN_LIST_LIMIT) throw invalid(`limit must be an integer from 1 to ${MAX_RUN_LIST_LIMIT}`, '/filter/limit');
+    const rows = await this.dataSource.getRepository(RunEntity).find({
+      where: { tenant: filter.tenant, ...(filter.subject !== undefined ? { subject: filter.subject } : {}), ...(filter.status ? { status: filter.status } : {}) },
+      order: { startedAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
+    if (rows.length === 0) return [];
+    const steps = await this.dataSource.getRepository(RunStepEntity).find({ where: { runId: In(rows.map((r) => r.id)) }, order: { runId: 'ASC', position: 'ASC' } });
+    return rows.map((row) =>
+      runOf(
+        row,
+        steps.filter((s) => s.runId === row.id),
+      ),
+    );
+  }
+
+  /** The run's events in order; with `afterSeq`, only those after it. */
+  async events(runId: string, afterSeq = 0): Promise<SequencedAuditEvent[]> {
+    const rows = await this.dataSource.getRepository(RunEventEntity).find({ where: { runId, seq: MoreThan(afterSeq) }, order: { seq: 'ASC' } });
+    return rows.map((row) => ({ seq: row.seq, event: JSON.parse(row.payload) as AuditEvent }));
+  }
+
+  /** Every attempt of every step of the run, in the order they were reported. */
+  async attempts(runId: string): Promise<AuditedAttempt[]> {
+    const rows = await this.dataSource.getRepository(StepAttemptEntity).find({ where: { runId }, order: { seq: 'ASC' } });
+    return rows.map((row) => ({
+      seq: row.seq,
+      stepId: row.stepId,
+      tool: row.tool,
+      attempt: row.attempt,
+      outcome: row.outcome,
+      error: parsed<AuditStepError>(row.error),
+      durationMs: row.durationMs,
+      at: iso(row.at),
+    }));
+  }
+
+  async approvals(runId: string): Promise<AuditedApproval[]> {
+    const rows = await this.dataSource.getRepository(ApprovalEntity).find({ where: { runId }, order: { requestedAt: 'ASC', stepId: 'ASC' } });
+    return rows.map((row) => ({
+      stepId: row.stepId,
+      tool: row.tool,
+      reason: row.reason,
+      status: row.status,
+      requestedAt: iso(row.requestedAt),
+      decidedAt: row.decidedAt === null ? null : iso(row.decidedAt),
+      decidedBy: row.decidedByTenant === null || row.decidedBySubject === null ? null : { tenant: row.decidedByTenant, subject: row.decidedBySubject },
+      comment: row.comment,
+    }));
+  }
+
+  private serialized<T>(queue: string, work: () => Promise<T>): Promise<T> {
+    const result = (this.queues.get(queue) ?? Promise.resolve()).then(work);
+    const tail = result.catch(() => undefined);
+    this.queues.set(queue, tail);
+    void tail.then(() => {
+      if (this.queues.get(queue) === tail) this.queues.delete(queue);
+    });
+    return result;
+  }
+
+  private async write(tx: EntityManager, runId: string, event: AuditEvent): Promise<number> {
+    const at = millisOf(event.at, '/at');
+    const seq = event.type === 'RUN_STARTED' ? await this.start(tx, event.run) : await this.nextSeq(tx, runId);
+    await tx.getRepository(RunEventEntity).insert({ runId, seq, type: event.type, at, payload: JSON.stringify(event) });
+    const runs = tx.getRepository(RunEntity);
+    const steps = tx.getRepository(RunStepEntity);
+    switch (event.type) {
+      case 'RUN_STARTED':
+        break;
+      case 'STEP_STARTED':
+        await this.saveStep(tx, runId, event.stepId, { tool: event.tool, status: 'RUNNING', startedAt: at });
+        break;
+      case 'ATTEMPT': {
+        await tx.getRepository(StepAttemptEntity).insert({
+          runId,
+          seq,
+          stepId: event.stepId,
+          tool: event.tool,
+          attempt: event.attempt,
+          outcome: event.outcome,
+          error: json(event.error),
+          durationMs: Math.round(event.durationMs),
+          at,
+        });
+        const step = await steps.findOneBy({ runId, stepId: event.stepId });
+        await this.saveStep(tx, runId, event.stepId, { tool: event.tool, attempts: (step?.attempts ?? 0) + 1 });
+        break;
+      }
+      case 'STEP_FINISHED':
+        await this.saveStep(tx, runId, event.step.id, stepColumns(event.step));
+        break;
+      case 'APPROVAL_REQUESTED':
+        await tx.getRepository(ApprovalEntity).save({
+          runId,
+          stepId: event.stepId,
+          tool: event.tool,
+          reason: event.reason,
+          status: 'PENDING',
+          requestedAt: at,
+          decidedAt: null,
+          decidedByTenant: null,
+          decidedBySubject: null,
+          comment: null,
+        });
+        await this.saveStep(tx, runId, event.stepId, { tool: event.tool, status: 'PENDING_APPROVAL', reason: event.reason });
+        await runs.update({ id: runId }, { status: 'PENDING_APPROVAL' });
+        break;
+      case 'APPROVAL_DECIDED': {
+        const approvals = tx.getRepository(ApprovalEntity);
+        const decided = await approvals.update(
+          { runId, stepId: event.stepId, status: 'PENDING' },
+          { status: event.approved ? 'APPROVED' : 'REJECTED', decidedAt: at, decidedByTenant: event.by.tenant, decidedBySubject: event.by.subject, comment: event.comment ?? null },
+        );
+        if (!decided.affected) throw invalid(`step "${event.stepId}" of run "${runId}" has no pending approval`, '/stepId');
+        if ((await approvals.countBy({ runId, status: 'PENDING' })) === 0) await runs.update({ id: runId }, { status: 'RUNNING' });
+        break;
+      }
+      case 'REPLANNED':
+        await runs.update({ id: runId }, { planId: event.planId, replans: event.attempt });
+        break;
+      case 'RUN_FINISHED':
+        await runs.update({ id: runId }, this.runColumns(event.run));
+        for (const step of event.run.steps) await this.saveStep(tx, runId, step.id, stepColumns(step));
+        break;
+    }
+    return seq;
+  }
+
+  /** The first event of a run creates its rows; a run id is used once. */
+  private async start(tx: EntityManager, run: AuditedRun): Promise<number> {
+    if (run.id.length === 0 || run.id.length > 64) throw invalid('a run id has 1 to 64 characters', '/run/id');
+    if (await tx.getRepository(RunEntity).existsBy({ id: run.id })) throw invalid(`run "${run.id}" has already started`, '/run/id');
+    await tx.getRepository(RunEntity).insert({ id: run.id, tenant: run.owner.tenant, subject: run.owner.subject, task: run.task ?? null, lastSeq: 1, ...this.runColumns(run) });
+    if (run.steps.length > 0) await tx.getRepository(RunStepEntity).insert(run.steps.map((step, position) => ({ runId: run.id, stepId: step.id, position, ...stepColumns(step) })));
+    return 1;
+  }
+
+  private runColumns(run: AuditedRun): Pick<RunEntity, 'status' | 'traceId' | 'planId' | 'replans' | 'startedAt' | 'finishedAt'> {
+    return {
+      status: run.status,
+      traceId: run.traceId,
+      planId: run.planId,
+      replans: run.replans,
+      startedAt: millisOf(run.startedAt, '/run/startedAt'),
+      finishedAt: run.finishedAt === null ? null : millisOf(run.finishedAt, '/run/finishedAt'),
+    };
+  }
+
+  /** Takes the run's next sequence number; the row update also locks the run against a concurrent writer on PostgreSQL. */
+  private async nextSeq(tx: EntityManager, runId: string): Promise<number> {
+    const runs = tx.getRepository(RunEntity);
+    const updated = await runs.increment({ id: runId }, 'lastSeq', 1);
+    if (!updated.affected) throw invalid(`run "${runId}" has not started: its first event must be RUN_STARTED`, '/runId');
+    const { lastSeq } = await runs.findOneOrFail({ select: { id: true, lastSeq: true }, where: { id: runId } });
+    return lastSeq;
+  }
+
+  /** Updates a step's row, or adds it after the run's others (a step a re-plan introduced). */
+  private async saveStep(tx: EntityManager, runId: string, stepId: string, columns: Partial<Omit<RunStepEntity, 'runId' | 'stepId' | 'position'>>): Promise<void> {
+    const steps = tx.getRepository(RunStepEntity);
+    const updated = await steps.update({ runId, stepId }, columns);
+    if (updated.affected) return;
+    const position = await steps.countBy({ runId });
+    await steps.insert({
+      runId,
+      stepId,
+      position,
+      tool: '',
+      status: 'WAITING',
+      attempts: 0,
+      output: null,
+      error: null,
+      reason: null,
+      fallbackOf: null,
+      dependsOn: '[]',
+      startedAt: null,
+      durationMs: 0,
+      ...columns,
+    });
+  }
+}

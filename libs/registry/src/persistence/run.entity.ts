@@ -1,0 +1,43 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { AuditRunStatus } from '../audit/run-audit.types';
+import { epochMillis } from './epoch-millis.transformer';
+
+/** One run of a plan: kept current from its events (the events stay the record). */
+@Entity('runs')
+@Index('ix_runs_owner_status_started', ['tenant', 'subject', 'status', 'startedAt'])
+@Index('ix_runs_tenant_started', ['tenant', 'startedAt'])
+export class RunEntity {
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  id!: string;
+
+  @Column({ name: 'plan_id', type: 'varchar', length: 64 })
+  planId!: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  tenant!: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  subject!: string;
+
+  @Column({ type: 'varchar', length: 24 })
+  status!: AuditRunStatus;
+
+  @Column({ name: 'trace_id', type: 'varchar', length: 64 })
+  traceId!: string;
+
+  @Column({ type: 'text', nullable: true })
+  task!: string | null;
+
+  @Column({ type: 'integer' })
+  replans!: number;
+
+  /** Sequence number of the run's last event; the next event takes the next one. */
+  @Column({ name: 'last_seq', type: 'integer' })
+  lastSeq!: number;
+
+  @Column({ name: 'started_at', type: 'bigint', transformer: epochMillis })
+  startedAt!: number;
+
+  @Column({ name: 'finished_at', type: 'bigint', nullable: true, transformer: epochMillis })
+  finishedAt!: number | null;
+}
