@@ -49,6 +49,8 @@ export interface Run {
   steps: RunStep[];
   /** Re-plans done after failures (bounded). */
   replans: number;
+  /** Why the run ended (or paused) as it did, when that is not plain success. */
+  reason?: string;
   startedAt: string;
   finishedAt: string | null;
 }
