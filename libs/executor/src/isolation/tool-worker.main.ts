@@ -1,0 +1,182 @@
+import type { ToolManifest } from '@toolgate/sdk';
+import type { AbortRequest, SerializedError, WorkerBoot, WorkerReply, WorkerRequest } from './tool-worker.protocol';
+
+/**
+ * The body of a plugin worker thread. It is passed to the Worker as source text (`eval: true`), so it
+ * must be self-contained: no references to this module's imports, only `require` of Node builtins and
+ * of the paths it is given. Running it from a source string works the same under ts-jest and from dist.
+ */
+export function toolWorkerMain(): void {
+  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const net = require('node:net') as typeof import('node:net');
+  const boot = workerData as WorkerBoot & { sdk: string };
+  const port = parentPort as import('node:worker_threads').MessagePort;
+  const { descriptorHash } = require(boot.sdk) as { descriptorHash(manifest: ToolManifest): string };
+
+  let tools: Map<string, { manifest: ToolManifest; hash: string }> | undefined;
+  /** The call in progress (one per worker at a time); the network guard reads its scopes. */
+  let current: { callId: string; scopes: string[]; controller: AbortController } | undefined;
+
+  const post = (reply: WorkerReply) => port.postMessage(reply);
+  const typedError = (code: string, message: string) => Object.assign(new Error(message), { name: 'ToolgateError', code });
+
+  const globs = boot.netHosts.map(
+    (glob) =>
+      new RegExp(
+        `^${glob
+          .toLowerCase()
+          .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')}$`,
+      ),
+  );
+  /** Why the running tool may not reach `host`, or undefined when it may. */
+  const netRefusal = (host: string | undefined): string | undefined => {
+    const scopes = current?.scopes ?? [];
+    if (!scopes.includes('net:fetch')) return `network access needs the net:fetch scope (tried ${host ?? 'a local socket'})`;
+    if (host === undefined) return 'local sockets are not allowed';
+    const bare = host.toLowerCase().replace(/^\[|\]$/g, '');
+    if (globs.length > 0 && !globs.some((g) => g.test(bare))) return `host "${bare}" is not in TOOLGATE_WORKER_NET_HOSTS`;
+    return undefined;
+  };
+
+  // Every TCP/TLS client (net, http, https, undici's fetch) connects through Socket#connect.
+  const connect = net.Socket.prototype.connect as (...args: unknown[]) => unknown;
+  net.Socket.prototype.connect = function guardedConnect(this: unknown, ...args: unknown[]) {
+    const [first, second] = args;
+    const options = (Array.isArray(first) ? first[0] : first) as { host?: string; path?: string; port?: number } | number | string;
+    const host =
+      typeof options === 'object' && options !== null
+        ? options.path
+          ? undefined
+          : (options.host ?? 'localhost')
+        : typeof options === 'number'
+          ? typeof second === 'string'
+            ? second
+            : 'localhost'
+          : undefined;
+    const why = netRefusal(host);
+    if (why) throw typedError('FORBIDDEN', why);
+    return connect.apply(this, args);
+  } as typeof net.Socket.prototype.connect;
+  const originalFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    const why = netRefusal(url.hostname);
+    if (why) throw typedError('FORBIDDEN', why);
+    return originalFetch(input, init);
+  };
+
+  const load = () => {
+    if (tools) return tools;
+    const mod = require(boot.entry) as { tools?: unknown; default?: unknown };
+    const exported = (mod.tools ?? mod.default) as ToolManifest[];
+    tools = new Map(exported.map((m) => [m.name, { manifest: m, hash: descriptorHash(m) }]));
+    return tools;
+  };
+
+  const toolFor = (name: string, expectedHash: string): ToolManifest => {
+    const found = load().get(name);
+    if (!found) throw typedError('TOOL_NOT_FOUND', `the plugin no longer exports a tool "${name}"`);
+    if (found.hash !== expectedHash) throw typedError('PLUGIN_INVALID', `tool "${name}" changed on disk since it was loaded (descriptor hash differs); reload plugins`);
+    return found.manifest;
+  };
+
+  /** Where a value stops being plain JSON, or undefined when it is plain JSON. */
+  const notJson = (value: unknown, path: string, depth: number): string | undefined => {
+    if (depth > 200) return `${path || '/'} nests too deep`;
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+    if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path || '/'} is ${value}`;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const bad = notJson(value[i], `${path}/${i}`, depth + 1);
+        if (bad) return bad;
+      }
+      return undefined;
+    }
+    if (typeof value === 'object') {
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return `${path || '/'} is a ${proto?.constructor?.name ?? 'non-plain object'}`;
+      for (const [key, item] of Object.entries(value)) {
+        const bad = notJson(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
+        if (bad) return bad;
+      }
+      return undefined;
+    }
+    return `${path || '/'} is a ${typeof value}`;
+  };
+
+  const serialize = (error: unknown): SerializedError => {
+    if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+    const e = error as Error & { code?: unknown; details?: unknown; transient?: unknown; cause?: { code?: unknown; cause?: { code?: unknown } } };
+    const causeCode = e.cause?.code ?? e.cause?.cause?.code;
+    return {
+      name: e.name,
+      message: e.message,
+      ...(typeof e.code === 'string' ? { code: e.code } : {}),
+      ...(Array.isArray(e.details) ? { details: (e.details as { path: unknown; message: unknown }[]).map((d) => ({ path: String(d.path), message: String(d.message) })) } : {}),
+      ...(e.transient === true ? { transient: true } : {}),
+      ...(typeof causeCode === 'string' ? { causeCode } : {}),
+    };
+  };
+
+  const plainFields = (fields: unknown): Record<string, unknown> | undefined => {
+    if (fields === undefined) return undefined;
+    try {
+      return JSON.parse(JSON.stringify(fields)) as Record<string, unknown>;
+    } catch {
+      return { unserializable: String(fields) };
+    }
+  };
+
+  const execute = async (request: WorkerRequest, signal: AbortSignal): Promise<unknown> => {
+    const manifest = toolFor(request.tool, request.descriptorHash);
+    if (request.type === 'health') {
+      if (!manifest.healthCheck) return { healthy: true, detail: 'no health check declared' };
+      const verdict = await manifest.healthCheck(signal);
+      return typeof verdict === 'boolean' ? { healthy: verdict } : { healthy: verdict.healthy === true, ...(verdict.detail ? { detail: String(verdict.detail) } : {}) };
+    }
+    if (typeof manifest.run !== 'function') throw typedError('INVALID_PLAN', `tool "${request.tool}" has no server-side code (execution: ${manifest.execution})`);
+    const { callId } = request;
+    const log = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) =>
+      post({ type: 'log', callId, level, message: String(message), fields: plainFields(fields) });
+    const output = await manifest.run(request.arguments, {
+      signal,
+      callId,
+      idempotencyKey: request.idempotencyKey,
+      principal: Object.freeze({ ...request.principal }),
+      logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+      span: {
+        setAttribute: (key, value) => post({ type: 'span', callId, attribute: [String(key), value] }),
+        addEvent: (name, attributes) => post({ type: 'span', callId, event: { name: String(name), attributes: plainFields(attributes) as Record<string, string> } }),
+      },
+    });
+    const bad = notJson(output, '', 0);
+    if (bad) throw typedError('TOOL_FAILED', `tool "${request.tool}" returned something that is not plain JSON: ${bad}`);
+    return output;
+  };
+
+  port.on('message', (message: WorkerRequest | AbortRequest) => {
+    if (message.type === 'abort') {
+      if (current?.callId === message.callId) {
+        current.controller.abort(new DOMException(message.reason === 'TIMEOUT' ? 'the call timed out' : 'the call was cancelled', message.reason === 'TIMEOUT' ? 'TimeoutError' : 'AbortError'));
+      }
+      return;
+    }
+    const controller = new AbortController();
+    current = { callId: message.callId, scopes: message.scopes, controller };
+    // Work a tool left running after its call ended gets no scopes (no network).
+    const finished = () => {
+      if (current?.callId === message.callId) current = undefined;
+    };
+    execute(message, controller.signal).then(
+      (value) => {
+        finished();
+        post({ type: 'result', callId: message.callId, ok: true, value });
+      },
+      (error: unknown) => {
+        finished();
+        post({ type: 'result', callId: message.callId, ok: false, error: serialize(error) });
+      },
+    );
+  });
+}

@@ -1,0 +1,52 @@
+/** Messages between IsolatedToolInvoker and a plugin worker. Everything crosses by structured clone, so only plain data. */
+
+export interface WorkerBoot {
+  /** Absolute path of the plugin package's tools entry. */
+  entry: string;
+  /** Host globs a `net:fetch` tool may connect to; empty = no restriction beyond the plugin's own. */
+  netHosts: string[];
+}
+
+export interface RunRequest {
+  type: 'run';
+  callId: string;
+  tool: string;
+  /** Descriptor hash pinned by the catalog: the worker refuses code whose manifest changed on disk since. */
+  descriptorHash: string;
+  arguments: Record<string, unknown>;
+  scopes: string[];
+  idempotencyKey: string;
+  principal: { tenant: string; subject: string };
+}
+
+export interface HealthRequest {
+  type: 'health';
+  callId: string;
+  tool: string;
+  descriptorHash: string;
+  scopes: string[];
+}
+
+export type WorkerRequest = RunRequest | HealthRequest;
+
+export interface AbortRequest {
+  type: 'abort';
+  callId: string;
+  reason: 'TIMEOUT' | 'CANCELLED';
+}
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  /** A ToolgateError's code, or a system error's (ECONNREFUSED, ...). */
+  code?: string;
+  details?: { path: string; message: string }[];
+  transient?: boolean;
+  causeCode?: string;
+}
+
+export type WorkerReply =
+  | { type: 'result'; callId: string; ok: true; value: unknown }
+  | { type: 'result'; callId: string; ok: false; error: SerializedError }
+  | { type: 'log'; callId: string; level: 'debug' | 'info' | 'warn' | 'error'; message: string; fields?: Record<string, unknown> }
+  | { type: 'span'; callId: string; attribute?: [string, string | number | boolean]; event?: { name: string; attributes?: Record<string, string | number | boolean> } };
