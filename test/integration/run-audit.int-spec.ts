@@ -81,7 +81,7 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('run audit on %s', (kind) =>
     expect(midway?.status).toBe('RUNNING');
     expect(midway?.steps).toEqual([s1Done, { ...waiting('s2', 'calculator/evaluate@1.0.0', ['s1']), status: 'RUNNING', startedAt: at(3) }]);
 
-    const finished: AuditedRun = { ...run, status: 'FAILED', steps: [s1Done, s2Failed], finishedAt: at(4) };
+    const finished: AuditedRun = { ...run, status: 'FAILED', steps: [s1Done, s2Failed], reason: 'step s2 failed: expression is required', finishedAt: at(4) };
     await audit.append({ type: 'ATTEMPT', at: at(4), runId: run.id, stepId: 's2', tool: 'calculator/evaluate@1.0.0', attempt: 1, outcome: 'FAILED', error: s2Failed.error, durationMs: 4 });
     await audit.append({ type: 'STEP_FINISHED', at: at(4), runId: run.id, step: s2Failed });
     await audit.append({ type: 'RUN_FINISHED', at: at(4), run: finished });

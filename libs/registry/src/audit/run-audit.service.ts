@@ -50,6 +50,7 @@ function runOf(row: RunEntity, steps: RunStepEntity[]): AuditedRun {
     ...(row.task !== null ? { task: row.task } : {}),
     steps: steps.map(stepOf),
     replans: row.replans,
+    ...(row.reason !== null ? { reason: row.reason } : {}),
     startedAt: iso(row.startedAt),
     finishedAt: row.finishedAt === null ? null : iso(row.finishedAt),
   };
@@ -238,12 +239,13 @@ export class RunAuditService {
     return 1;
   }
 
-  private runColumns(run: AuditedRun): Pick<RunEntity, 'status' | 'traceId' | 'planId' | 'replans' | 'startedAt' | 'finishedAt'> {
+  private runColumns(run: AuditedRun): Pick<RunEntity, 'status' | 'traceId' | 'planId' | 'replans' | 'reason' | 'startedAt' | 'finishedAt'> {
     return {
       status: run.status,
       traceId: run.traceId,
       planId: run.planId,
       replans: run.replans,
+      reason: run.reason ?? null,
       startedAt: millisOf(run.startedAt, '/run/startedAt'),
       finishedAt: run.finishedAt === null ? null : millisOf(run.finishedAt, '/run/finishedAt'),
     };

@@ -43,6 +43,7 @@ export interface AuditedRun {
   task?: string;
   steps: AuditedStep[];
   replans: number;
+  reason?: string;
   startedAt: string;
   finishedAt: string | null;
 }

@@ -31,6 +31,10 @@ export class RunEntity {
   @Column({ type: 'integer' })
   replans!: number;
 
+  /** Why the run ended or paused as it did, when that is not plain success. */
+  @Column({ type: 'text', nullable: true })
+  reason!: string | null;
+
   /** Sequence number of the run's last event; the next event takes the next one. */
   @Column({ name: 'last_seq', type: 'integer' })
   lastSeq!: number;

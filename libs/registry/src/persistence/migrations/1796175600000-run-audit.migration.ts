@@ -21,6 +21,7 @@ export class RunAudit1796175600000 implements MigrationInterface {
           { name: 'trace_id', type: 'varchar', length: '64' },
           { name: 'task', type: 'text', isNullable: true },
           { name: 'replans', type: 'integer' },
+          { name: 'reason', type: 'text', isNullable: true },
           { name: 'last_seq', type: 'integer' },
           { name: 'started_at', type: 'bigint' },
           { name: 'finished_at', type: 'bigint', isNullable: true },
