@@ -1,0 +1,66 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { CatalogService } from '@toolgate/registry';
+import { ErrorCode, type ToolContext, ToolgateError, type ToolLogger, type ToolSpan } from '@toolgate/sdk';
+import { toToolgateError, untilAborted } from './tool-errors';
+import { type Invocation, ToolInvoker } from './tool-invoker.port';
+
+const NO_SPAN: ToolSpan = { setAttribute: () => undefined, addEvent: () => undefined };
+
+/**
+ * Runs a tool version's `run` in this process, once (no retries: a resilient invoker wraps this one).
+ * The call ends when the tool returns or the invocation's signal aborts, whichever comes first; code
+ * that ignores its signal keeps running in the background, which only an isolated invoker can stop.
+ */
+@Injectable()
+export class InProcessToolInvoker extends ToolInvoker {
+  private readonly logger = new Logger('ToolCall');
+
+  constructor(private readonly catalog: CatalogService) {
+    super();
+  }
+
+  async invoke(invocation: Invocation): Promise<unknown> {
+    const ref = `${invocation.toolId}@${invocation.version}`;
+    const run = this.catalog.manifest(invocation.toolId, invocation.version)?.run;
+    if (!run) throw new ToolgateError(ErrorCode.UNAVAILABLE, `tool ${ref} has no code loaded in this process`);
+    const ctx: ToolContext = {
+      signal: invocation.signal,
+      logger: this.toolLogger(ref, invocation),
+      span: invocation.span ?? NO_SPAN,
+      callId: invocation.callId,
+      idempotencyKey: invocation.idempotencyKey,
+      principal: { tenant: invocation.principal.tenant, subject: invocation.principal.subject },
+    };
+    const started = performance.now();
+    const report = (outcome: 'SUCCEEDED' | 'FAILED', error?: ToolgateError) =>
+      invocation.onAttempt?.({
+        attempt: invocation.attempt,
+        outcome,
+        ...(error ? { error: { code: error.code, message: error.message } } : {}),
+        durationMs: Math.round(performance.now() - started),
+      });
+    let output: unknown;
+    try {
+      output = await untilAborted(
+        Promise.resolve().then(() => run(invocation.arguments, ctx)),
+        invocation.signal,
+      );
+    } catch (thrown) {
+      const error = toToolgateError(thrown);
+      await report('FAILED', error);
+      throw error;
+    }
+    await report('SUCCEEDED');
+    return output;
+  }
+
+  private toolLogger(ref: string, invocation: Invocation): ToolLogger {
+    const base = { tool: ref, runId: invocation.runId, stepId: invocation.stepId, callId: invocation.callId };
+    return {
+      debug: (message, fields) => this.logger.debug({ ...fields, ...base }, message),
+      info: (message, fields) => this.logger.log({ ...fields, ...base }, message),
+      warn: (message, fields) => this.logger.warn({ ...fields, ...base }, message),
+      error: (message, fields) => this.logger.error({ ...fields, ...base }, message),
+    };
+  }
+}
