@@ -71,6 +71,22 @@ describe('DeterministicPlanner', () => {
     expect(toolsOf(plan)).toEqual(['flight/search@1.0.0', 'flight/book@1.0.0']);
   });
 
+  it('adds a candidate the observed runs usually had right before or after a chosen tool, linked to it', async () => {
+    const learned = new ToolGraph();
+    for (let i = 0; i < 3; i++) learned.observe(['flight/search', 'flight/book', 'notify/sms']);
+    learned.observe(['flight/book']);
+    const companions = new DeterministicPlanner({ graph: learned });
+    const plan = await companions.plan(task('book a flight ticket for Li Lei'), candidates, principal);
+    expect(toolsOf(plan)).toEqual(['flight/search@1.0.0', 'flight/book@1.0.0', 'notify/sms@1.0.0']);
+    expect(plan.steps.map((s) => s.dependsOn)).toEqual([[], ['s1'], ['s2']]);
+    expect(plan.explanation).toMatch(/added flight\/search before flight\/book.*added notify\/sms after flight\/book/);
+    // Only from the candidates: without flight/search among them, nothing is added before.
+    expect(toolsOf(await companions.plan(task('book a flight ticket for Li Lei'), [flightBook, trainBook], principal))).toEqual(['flight/book@1.0.0']);
+    // Too rare a neighbour is not added.
+    const rare = new DeterministicPlanner({ graph: learned, companions: { minConfidence: 0.9, threshold: 0.9 } });
+    expect(toolsOf(await rare.plan(task('book a flight ticket for Li Lei'), candidates, principal))).toEqual(['flight/book@1.0.0']);
+  });
+
   it('asks for missing required arguments by name (CLARIFY)', async () => {
     const plan = await planner.plan(task('book a flight ticket'), [flightBook], principal);
     expect(plan.decision).toBe('CLARIFY');

@@ -20,8 +20,8 @@ export interface DeterministicPlannerOptions {
   fillArguments?: ArgumentFiller;
   /** A sub-goal whose best tool scores below this needs no tool. Defaults differ with and without an embedder. */
   minScore?: number;
-  /** A tool the graph saw right before a chosen one in at least this share of its runs is added before it. */
-  prerequisiteConfidence?: number;
+  /** When a tool the graph often saw right before or after a chosen one is added to the plan. */
+  companions?: Partial<CompanionOptions>;
   /** Cost of each pair of steps put against the task's own order. */
   inversionCost?: number;
   split?: SplitOptions;
@@ -33,7 +33,18 @@ export interface DeterministicPlannerOptions {
 /** Tuned on UltraTool's non-test tasks (see the eval CLI): where a sub-goal stops needing a tool. */
 const LEXICAL_MIN_SCORE = 0.05;
 const SEMANTIC_MIN_SCORE = 0.3;
-const DEFAULT_PREREQUISITE_CONFIDENCE = 0.6;
+
+export interface CompanionOptions {
+  /** Share of the chosen tool's observed runs that had the companion right next to it, below which it is never added. */
+  minConfidence: number;
+  /** Weight of the companion's own fit to the sub-goal (its score over the chosen tool's, at most 1). */
+  fitWeight: number;
+  /** Confidence plus weighted fit needed to add the companion. */
+  threshold: number;
+}
+
+/** Tuned on UltraTool dev (companions on both sides). */
+export const DEFAULT_COMPANIONS: CompanionOptions = { minConfidence: 0.4, fitWeight: 0.3, threshold: 0.6 };
 const DEFAULT_INVERSION_COST = 0.3;
 /** Plans remembered for replan (their sub-goals and the tools already tried); the oldest are forgotten. */
 const REMEMBERED_PLANS = 1024;
@@ -140,7 +151,7 @@ export class DeterministicPlanner extends Planner {
       const hint = closest ? `; the closest was ${closest.candidate.id} at ${closest.score.toFixed(2)} (needs ${this.minScore})` : '';
       return { id, decision: 'NO_MATCH', steps: [], explanation: [`no candidate tool fits any part of the task${hint}`, ...notes].join('. ') };
     }
-    this.addPrerequisites(drafts, pool, notes);
+    this.addCompanions(drafts, pool, notes);
     const ordered = orderSteps(
       drafts.map((d) => ({ ...d, tool: d.candidate.id })),
       this.graph,
@@ -226,25 +237,42 @@ export class DeterministicPlanner extends Planner {
     return drafts;
   }
 
-  /** Adds, once and only from the candidates, a tool that observed runs almost always ran right before a chosen one. */
-  private addPrerequisites(drafts: Draft[], pool: PlanningCandidate[], notes: string[]): void {
-    const confidence = this.options.prerequisiteConfidence ?? DEFAULT_PREREQUISITE_CONFIDENCE;
+  /**
+   * Adds, only from the candidates, a tool that observed runs often had right before (or after) a chosen
+   * one: a search before a booking, a status query after a request. The graph's confidence and the
+   * tool's own fit to the sub-goal (relative to the chosen tool's) add up; at most one on each side.
+   */
+  private addCompanions(drafts: Draft[], pool: PlanningCandidate[], notes: string[]): void {
+    const { minConfidence, fitWeight, threshold } = { ...DEFAULT_COMPANIONS, ...this.options.companions };
     const chosen = new Set(drafts.map((d) => d.candidate.id));
     for (const draft of [...drafts]) {
-      for (const before of this.graph.predecessors(draft.candidate.id, confidence)) {
-        const candidate = pool.find((c) => c.id === before.tool);
-        if (!candidate || chosen.has(candidate.id)) continue;
+      const best = draft.alternatives.find((m) => m.candidate.id === draft.candidate.id)?.score ?? 0;
+      const fit = (tool: string) => {
+        const score = draft.alternatives.find((m) => m.candidate.id === tool)?.score ?? 0;
+        return best > 0 ? Math.min(1, Math.max(0, score / best)) : 0;
+      };
+      const sides = [
+        { side: 'before', offset: -0.5, related: this.graph.predecessors(draft.candidate.id, minConfidence) },
+        { side: 'after', offset: 0.25, related: this.graph.successors(draft.candidate.id, minConfidence) },
+      ] as const;
+      for (const { side, offset, related } of sides) {
+        const pick = related
+          .filter((r) => !chosen.has(r.tool) && pool.some((c) => c.id === r.tool))
+          .map((r) => ({ ...r, evidence: r.confidence + fitWeight * fit(r.tool) }))
+          .filter((r) => r.evidence >= threshold)
+          .sort((a, b) => b.evidence - a.evidence || a.tool.localeCompare(b.tool))[0];
+        if (!pick) continue;
+        const candidate = pool.find((c) => c.id === pick.tool) as PlanningCandidate;
         chosen.add(candidate.id);
         drafts.push({
           id: `s${drafts.length + 1}`,
           subGoal: draft.subGoal,
-          position: draft.position - 0.5,
+          position: draft.position + offset,
           candidate,
-          reason: `runs of ${draft.candidate.id} had ${candidate.id} right before it in ${Math.round(100 * before.confidence)}% of ${before.support}+ observed cases`,
+          reason: `runs of ${draft.candidate.id} had ${candidate.id} right ${side} it in ${Math.round(100 * pick.confidence)}% of cases (${pick.support} observed)`,
           alternatives: [],
         });
-        notes.push(`added ${candidate.id} before ${draft.candidate.id} (tool graph)`);
-        break;
+        notes.push(`added ${candidate.id} ${side} ${draft.candidate.id} (tool graph)`);
       }
     }
   }

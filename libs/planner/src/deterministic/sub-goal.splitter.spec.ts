@@ -27,6 +27,15 @@ describe('splitSubGoals', () => {
     expect(isAction('I would like to book a room')).toBe(true);
     expect(isAction('please help me check the balance')).toBe(true);
     expect(isAction('my name is Zhang San')).toBe(false);
+    // A request lead-in makes a request whatever verb follows; a question asks to find something out.
+    expect(isAction('Please help me readjust my daily alarm')).toBe(true);
+    expect(isAction('I need information on flights to Oslo')).toBe(true);
+    expect(isAction('what time is it in Tokyo')).toBe(true);
+    expect(isAction('I was told the flight is late')).toBe(false);
+  });
+
+  it('splits a question from the action after it', () => {
+    expect(texts('what time is it in Tokyo, then convert 20 km to miles')).toEqual(['what time is it in Tokyo', 'convert 20 km to miles']);
   });
 
   it('bounds the work on a huge task and says so', () => {

@@ -25,11 +25,11 @@ export const DEFAULT_SPLIT: SplitOptions = { maxSubGoals: 12, maxChars: 4000 };
  * purpose where the noun reading dominates in task text.
  */
 const ACTION_VERBS = new Set(
-  `activate add adjust analyze append apply approve archive arrange assign attach book buy calculate call cancel change check
+  `activate add adjust analyze append apply approve archive arrange assign attach book buy calculate call cancel change chart check
   choose clean close compare complain complete compress compute conduct confirm consult contact convert copy correct create
   delete deliver deposit design display download draft edit email enter estimate exchange export extend extract fetch fill
   filter find forward generate get give handle identify import inform initiate inquire insert invite issue know learn let list
-  locate log login logout look make mark merge modify monitor move notify obtain open organize pay place plan play post
+  locate log login logout look make mark merge modify monitor move notify obtain open organize pay place plan play plot post
   postpone predict prepare print process provide purchase query read rearrange rebook recharge recommend record redeem refund
   register remind remit remove rename renew rent repair repay replace reply report request reschedule reserve reset retrieve
   return review save schedule search see select sell send set share show sign sort start stop submit subscribe summarize switch
@@ -46,12 +46,20 @@ const SENTENCE_END = /(?:[.!?;]+(?=\s+[A-Z"'(\d])|[.!?;]+\s*$|\n+)/g;
 /** Words before the verb that still mean "do this": "I need to", "please help me", "I would like to". */
 const LEAD_IN = new Set('i we need needs want wants would like to please help me us can could you also first and then now kindly'.split(' '));
 
-/** True when the piece asks for an action: an action verb among its first words, after any lead-in. */
+/** Lead-in words that make the rest a request whatever its verb: "please help me readjust", "I need information on". */
+const REQUEST = new Set('please need needs want wants like help kindly'.split(' '));
+
+/** A question asks for something to be found out: "what time is it in Tokyo". */
+const QUESTION = new Set('what how when where which who'.split(' '));
+
+/** True when the piece asks for something: a question, or an action verb or a request lead-in among its first words. */
 export function isAction(text: string): boolean {
-  for (const word of text.trim().toLowerCase().split(/\s+/, 8)) {
+  let requested = false;
+  for (const [i, word] of text.trim().toLowerCase().split(/\s+/, 8).entries()) {
     const bare = word.replace(/[^a-z]/g, '');
-    if (ACTION_VERBS.has(bare)) return true;
-    if (!LEAD_IN.has(bare)) return false;
+    if (ACTION_VERBS.has(bare) || (i === 0 && QUESTION.has(bare))) return true;
+    if (!LEAD_IN.has(bare)) return requested && bare !== '';
+    if (REQUEST.has(bare)) requested = true;
   }
   return false;
 }

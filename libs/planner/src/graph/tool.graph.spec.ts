@@ -29,6 +29,16 @@ describe('ToolGraph', () => {
     ]);
   });
 
+  it('knows the tools that usually run right after one', () => {
+    const graph = new ToolGraph();
+    graph.observe(['repair/request', 'repair/status']);
+    graph.observe(['repair/request', 'repair/status', 'sms']);
+    graph.observe(['repair/request', 'sms']);
+    expect(graph.successors('repair/request', 0.5, 2)).toEqual([{ tool: 'repair/status', confidence: 2 / 3, support: 2 }]);
+    expect(graph.successors('repair/request', 0.7, 2)).toEqual([]);
+    expect(graph.successors('unknown', 0.1)).toEqual([]);
+  });
+
   it('strips only a trailing version from ids', () => {
     expect(toolKey('units/convert@1.2.0')).toBe('units/convert');
     expect(toolKey('units/convert')).toBe('units/convert');

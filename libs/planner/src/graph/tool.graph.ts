@@ -11,10 +11,10 @@ export interface EdgeEvidence {
   observed: number;
 }
 
-/** A tool that usually runs right before another one in observed runs. */
+/** A tool that usually runs right before (or after) another one in observed runs. */
 export interface Predecessor {
   tool: string;
-  /** Share of the observed runs of the later tool in which this one came right before it. */
+  /** Share of the observed runs of the other tool in which this one came right before (after) it. */
   confidence: number;
   support: number;
 }
@@ -102,6 +102,20 @@ export class ToolGraph {
       if (!edge || edge.observed < minSupport) continue;
       const confidence = edge.observed / runs;
       if (confidence >= minConfidence) found.push({ tool: source, confidence, support: edge.observed });
+    }
+    return found.sort((a, b) => b.confidence - a.confidence || a.tool.localeCompare(b.tool));
+  }
+
+  /** Tools observed right after `tool` in at least `minConfidence` of its runs (and `minSupport` runs), strongest first. */
+  successors(tool: string, minConfidence: number, minSupport = 3): Predecessor[] {
+    const source = toolKey(tool);
+    const runs = this.runsWith.get(source) ?? 0;
+    if (runs === 0) return [];
+    const found: Predecessor[] = [];
+    for (const [target, edge] of this.edges.get(source) ?? []) {
+      if (edge.observed < minSupport) continue;
+      const confidence = edge.observed / runs;
+      if (confidence >= minConfidence) found.push({ tool: target, confidence, support: edge.observed });
     }
     return found.sort((a, b) => b.confidence - a.confidence || a.tool.localeCompare(b.tool));
   }
