@@ -1,5 +1,5 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { defineTool, ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { PNG } from 'pngjs';
 import { type ColorCount, type Pixels, seriesColors, titleBandHeight } from './chart-colors';
 import { EXAMPLE_CHART_PNG } from './example-images';
 import { decodeImage, MAX_BASE64_LENGTH } from './image-input';
@@ -92,7 +92,7 @@ export const inspectChartTool = defineTool<InspectChartArgs, InspectChartOutput>
   healthCheck: tesseractHealth,
   async run(args, ctx) {
     const { bytes } = decodeImage(args.pngBase64, '/pngBase64', ['image/png']);
-    const pixels = await decodePixels(bytes);
+    const pixels = decodePixels(bytes);
     ctx.signal.throwIfAborted();
     const colors = seriesColors(pixels);
     const title = await readTitle(pixels, ctx.signal);
@@ -107,33 +107,30 @@ export const inspectChartTool = defineTool<InspectChartArgs, InspectChartOutput>
   },
 });
 
-async function decodePixels(png: Buffer): Promise<Pixels> {
-  let image: Awaited<ReturnType<typeof loadImage>>;
+/**
+ * RGBA pixels of a PNG, decoded in JavaScript (pngjs): a native decoder crashes the whole process on
+ * some truncated files, and these bytes come from callers. The size is checked from the header first,
+ * so a small file cannot claim a huge image.
+ */
+function decodePixels(png: Buffer): Pixels {
+  const invalid = (message: string, cause?: unknown) => new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `pngBase64: ${message}`, [{ path: '/pngBase64', message }], { cause });
+  if (png.length < 24 || png.toString('latin1', 12, 16) !== 'IHDR') throw invalid('the PNG has no header');
+  const width = png.readUInt32BE(16);
+  const height = png.readUInt32BE(20);
+  if (width * height > MAX_PIXELS) throw invalid(`the image has more than ${MAX_PIXELS} pixels`);
   try {
-    image = await loadImage(png);
+    const image = PNG.sync.read(png);
+    return { width: image.width, height: image.height, data: image.data };
   } catch (error) {
-    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'pngBase64: the PNG could not be decoded', [{ path: '/pngBase64', message: 'the image data is corrupt or truncated' }], {
-      cause: error,
-    });
+    throw invalid('the image data is corrupt or truncated', error);
   }
-  if (image.width * image.height > MAX_PIXELS) {
-    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'pngBase64: the image is too large', [{ path: '/pngBase64', message: `has more than ${MAX_PIXELS} pixels` }]);
-  }
-  const canvas = createCanvas(image.width, image.height);
-  const g = canvas.getContext('2d');
-  g.drawImage(image, 0, 0);
-  return { width: image.width, height: image.height, data: g.getImageData(0, 0, image.width, image.height).data };
 }
 
 /** OCR of the band above the first coloured row, as one line of words. */
 async function readTitle(pixels: Pixels, signal: AbortSignal): Promise<string> {
-  const band = titleBandHeight(pixels);
-  const canvas = createCanvas(pixels.width, band);
-  const g = canvas.getContext('2d');
-  const image = g.createImageData(pixels.width, band);
-  image.data.set(pixels.data.subarray(0, pixels.width * band * 4));
-  g.putImageData(image, 0, 0);
-  const tsv = await recognizeTsv(await canvas.encode('png'), signal, TIMEOUT_MS, '/pngBase64');
+  const band = new PNG({ width: pixels.width, height: titleBandHeight(pixels) });
+  band.data.set(pixels.data.subarray(0, band.data.length));
+  const tsv = await recognizeTsv(PNG.sync.write(band), signal, TIMEOUT_MS, '/pngBase64');
   return wordsFromTsv(tsv)
     .map((word) => word.text)
     .join(' ');
