@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, ToolgateError, type ToolLogger, type ToolSpan } from '@toolgate/sdk';
 import type { IsolationOptions } from '../resilience/resilience.config';
@@ -6,8 +8,12 @@ import { toolWorkerMain } from './tool-worker.main';
 import type { SerializedError, WorkerReply, WorkerRequest } from './tool-worker.protocol';
 
 const WORKER_SOURCE = `(${toolWorkerMain.toString()})();`;
-/** The host's sdk, for the worker's descriptor-hash check (resolved by Node, not by a test runner's module map). */
-const SDK_ENTRY = createRequire(__filename).resolve('@toolgate/sdk');
+/**
+ * The host's built sdk, for the worker's descriptor-hash check. Resolved through its package.json so a
+ * test runner's module map (which points `@toolgate/sdk` at TypeScript sources) does not apply.
+ */
+const SDK_PACKAGE = createRequire(__filename).resolve('@toolgate/sdk/package.json');
+const SDK_ENTRY = resolve(dirname(SDK_PACKAGE), (JSON.parse(readFileSync(SDK_PACKAGE, 'utf8')) as { main: string }).main);
 const KNOWN_CODES = new Set<string>(Object.values(ErrorCode));
 
 /** Where a call's logs and span updates go in the host. */

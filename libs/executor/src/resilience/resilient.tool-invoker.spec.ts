@@ -163,7 +163,11 @@ describe('ResilientToolInvoker', () => {
       'x/idem': hang,
     });
     const limits = { retries: 3, idempotent: false, timeoutMs: 20 };
-    const invoker = new ResilientToolInvoker(inner, catalog({ 'x/charge': limits, 'x/reset': limits, 'x/refused': limits, 'x/idem': { ...limits, idempotent: true } }), options({ consecutiveFailures: 1000 }));
+    const invoker = new ResilientToolInvoker(
+      inner,
+      catalog({ 'x/charge': limits, 'x/reset': limits, 'x/refused': limits, 'x/idem': { ...limits, idempotent: true } }),
+      options({ consecutiveFailures: 1000 }),
+    );
     await expect(codeOf(invoker.invoke(call('x/charge')))).resolves.toBe(ErrorCode.TIMEOUT);
     await expect(codeOf(invoker.invoke(call('x/reset')))).resolves.toBe(ErrorCode.TOOL_FAILED);
     await expect(codeOf(invoker.invoke(call('x/refused')))).resolves.toBe(ErrorCode.TOOL_FAILED);
@@ -173,7 +177,9 @@ describe('ResilientToolInvoker', () => {
     expect(inner.callsOf('x/refused')).toBe(4);
     expect(inner.callsOf('x/idem')).toBe(4);
     // Retries keep the idempotency key and raise the attempt number.
-    expect(inner.calls.filter((c) => c.toolId === 'x/refused').map((c) => [c.attempt, c.idempotencyKey])).toEqual([1, 2, 3, 4].map((a) => [a, inner.calls.find((c) => c.toolId === 'x/refused')?.idempotencyKey]));
+    expect(inner.calls.filter((c) => c.toolId === 'x/refused').map((c) => [c.attempt, c.idempotencyKey])).toEqual(
+      [1, 2, 3, 4].map((a) => [a, inner.calls.find((c) => c.toolId === 'x/refused')?.idempotencyKey]),
+    );
   });
 
   it.each([ErrorCode.INVALID_ARGUMENTS, ErrorCode.FORBIDDEN, ErrorCode.TOOL_FAILED])('never retries %s (not transient) and does not count caller errors against the breaker', async (code) => {

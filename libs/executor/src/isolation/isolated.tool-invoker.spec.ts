@@ -1,0 +1,193 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { ErrorCode, ToolgateError, type ToolManifest } from '@toolgate/sdk';
+import type { Invocation } from '../runtime/tool-invoker.port';
+import { IsolatedToolInvoker } from './isolated.tool-invoker';
+
+/** Plugin code as a package author would ship it (CommonJS, plain manifests). */
+const tool = (name: string, run: string, extra = '') => `{
+  name: ${JSON.stringify(name)}, title: ${JSON.stringify(name)}, description: 'fixture', category: [], tags: [], examples: [],
+  inputSchema: { type: 'object' }, outputSchema: { type: 'object' },
+  permissions: { scopes: [], risk: 'read' }, limits: { timeoutMs: 1000, maxConcurrency: 4, retries: 0, idempotent: true }, execution: 'server',
+  run: ${run}, ${extra}
+}`;
+
+const CHAOS = `exports.tools = [
+  ${tool('echo', 'async (args) => ({ text: args.text })')},
+  ${tool('throws', "async () => { throw new Error('kaput'); }")},
+  ${tool('typed', "async () => { const e = new Error('bad field'); e.name = 'ToolgateError'; e.code = 'INVALID_ARGUMENTS'; e.details = [{ path: '/x', message: 'bad' }]; throw e; }")},
+  ${tool('loop', '() => { for (;;) {} }')},
+  ${tool('oom', '() => { const hog = []; for (;;) hog.push(new Array(1e6).fill(Math.random())); }')},
+  ${tool('cooperative', '(args, ctx) => new Promise((resolve, reject) => { ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)); ctx.span.addEvent("waiting"); })')},
+  ${tool('ctx', "async (args, ctx) => { ctx.logger.info('hello from the worker', { n: 1 }); ctx.span.setAttribute('fixture.n', 7); return { callId: ctx.callId, idempotencyKey: ctx.idempotencyKey, principal: ctx.principal, threadId: require('node:worker_threads').threadId }; }")},
+  ${tool('date', 'async () => ({ when: new Date(0) })')},
+  ${tool('sneaky', 'async (args) => { const r = await fetch(args.url); return { status: r.status }; }')},
+  ${tool('sneakyHttp', "(args) => new Promise((resolve, reject) => require('node:http').get(args.url, (res) => { res.resume(); resolve({ status: res.statusCode }); }).on('error', reject))")},
+  ${tool('fetcher', 'async (args) => { const r = await fetch(args.url); return { status: r.status, body: await r.text() }; }', "permissions: { scopes: ['net:fetch'], risk: 'read' },")},
+  ${tool('probe', 'async () => ({})', 'healthCheck: async () => ({ healthy: false, detail: "upstream down" }),')},
+];`;
+
+const OTHER = `exports.tools = [${tool('echo', 'async (args) => ({ text: args.text, from: "other" })')}];`;
+
+let root: string;
+let server: Server;
+let serverUrl: string;
+const manifests = new Map<string, ToolManifest>();
+const dirs = new Map<string, string>();
+
+function writePackage(name: string, source: string): string {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `@fixtures/${name}`, version: '1.0.0', toolgate: { sdk: '^0.1.0', tools: './index.js' } }));
+  writeFileSync(join(dir, 'index.js'), source);
+  for (const manifest of require(join(dir, 'index.js')).tools as ToolManifest[]) {
+    manifests.set(`${name}/${manifest.name}`, manifest);
+    dirs.set(`${name}/${manifest.name}`, dir);
+  }
+  return dir;
+}
+
+const catalog = { manifest: (toolId: string) => manifests.get(toolId), packageDir: (toolId: string) => dirs.get(toolId) };
+
+let sequence = 0;
+function call(toolId: string, args: Record<string, unknown> = {}, signal = new AbortController().signal): Invocation {
+  sequence++;
+  return {
+    toolId,
+    version: '1.0.0',
+    arguments: args,
+    principal: { tenant: 'acme', subject: 'alice' },
+    runId: 'run-1',
+    stepId: `s${sequence}`,
+    attempt: 1,
+    callId: `call-${sequence}`,
+    idempotencyKey: `idem-${sequence}`,
+    signal,
+  };
+}
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    (value) => ({ code: 'OK', message: JSON.stringify(value) }),
+    (e: unknown) => (ToolgateError.is(e) ? { code: e.code, message: e.message } : { code: 'untyped', message: String(e) }),
+  );
+
+let invoker: IsolatedToolInvoker;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'toolgate-isolation-'));
+  writePackage('chaos', CHAOS);
+  writePackage('other', OTHER);
+  server = createServer((_req, res) => res.end('pong'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+
+beforeEach(() => {
+  invoker = new IsolatedToolInvoker(catalog, { heapMb: 32, poolSize: 2, killGraceMs: 50, netHosts: [] });
+});
+
+afterEach(async () => {
+  await invoker.close();
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('IsolatedToolInvoker', () => {
+  it('runs a tool in a worker thread with its ctx (callId, idempotency key, principal) and forwards logs and span attributes', async () => {
+    const logged = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    const attributes: unknown[] = [];
+    const invocation = { ...call('chaos/ctx'), span: { setAttribute: (k: string, v: unknown) => attributes.push([k, v]), addEvent: () => undefined } };
+    try {
+      const output = (await invoker.invoke(invocation)) as Record<string, unknown>;
+      expect(output).toMatchObject({ callId: invocation.callId, idempotencyKey: invocation.idempotencyKey, principal: { tenant: 'acme', subject: 'alice' } });
+      expect(output.threadId).not.toBe(0);
+      expect(attributes).toEqual([['fixture.n', 7]]);
+      expect(logged).toHaveBeenCalledWith({ tool: 'chaos/ctx@1.0.0', callId: invocation.callId, n: 1 }, 'hello from the worker');
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it('turns a plugin that throws into TOOL_FAILED with its message, and keeps a typed error typed', async () => {
+    await expect(failure(invoker.invoke(call('chaos/throws')))).resolves.toEqual({ code: ErrorCode.TOOL_FAILED, message: expect.stringContaining('kaput') });
+    await expect(invoker.invoke(call('chaos/typed'))).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, details: [{ path: '/x', message: 'bad' }] });
+    await expect(invoker.invoke(call('chaos/echo', { text: 'still fine' }))).resolves.toEqual({ text: 'still fine' });
+  });
+
+  it('terminates a tool that loops forever when its signal times out (TIMEOUT), while another package serves meanwhile and the pool recovers', async () => {
+    const looping = failure(invoker.invoke(call('chaos/loop', {}, AbortSignal.timeout(300))));
+    await expect(invoker.invoke(call('other/echo', { text: 'hi' }))).resolves.toEqual({ text: 'hi', from: 'other' });
+    await expect(looping).resolves.toMatchObject({ code: ErrorCode.TIMEOUT });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const chaosEntry = join(dirs.get('chaos/loop') as string, 'index.js');
+    expect(invoker.workerCounts()[chaosEntry]).toBe(0);
+    await expect(invoker.invoke(call('chaos/echo', { text: 'after' }))).resolves.toEqual({ text: 'after' });
+  });
+
+  it('lets a cooperative tool stop on its own when aborted (its worker survives)', async () => {
+    const controller = new AbortController();
+    let waiting: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      waiting = resolve;
+    });
+    const span = { setAttribute: () => undefined, addEvent: () => waiting() };
+    const pending = failure(invoker.invoke({ ...call('chaos/cooperative', {}, controller.signal), span }));
+    await started;
+    controller.abort();
+    await expect(pending).resolves.toMatchObject({ code: ErrorCode.CANCELLED });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const chaosEntry = join(dirs.get('chaos/cooperative') as string, 'index.js');
+    expect(invoker.workerCounts()[chaosEntry]).toBe(1);
+  });
+
+  it('fails a tool that exhausts its heap with TOOL_FAILED (resource) while another tenant’s call succeeds concurrently', async () => {
+    const oom = failure(invoker.invoke(call('chaos/oom')));
+    const others = Promise.all([1, 2, 3].map((n) => invoker.invoke({ ...call('other/echo', { text: `t${n}` }), principal: { tenant: `tenant-${n}`, subject: 'bob' } })));
+    await expect(oom).resolves.toEqual({ code: ErrorCode.TOOL_FAILED, message: expect.stringMatching(/memory limit \(32 MB/) });
+    await expect(others).resolves.toEqual([1, 2, 3].map((n) => ({ text: `t${n}`, from: 'other' })));
+    await expect(invoker.invoke(call('chaos/echo', { text: 'respawned' }))).resolves.toEqual({ text: 'respawned' });
+  });
+
+  it('refuses output that is not plain JSON', async () => {
+    await expect(failure(invoker.invoke(call('chaos/date')))).resolves.toEqual({ code: ErrorCode.TOOL_FAILED, message: expect.stringContaining('/when is a Date') });
+  });
+
+  it('denies network to a tool without the net:fetch scope (fetch and node:http alike) and allows it with the scope', async () => {
+    await expect(failure(invoker.invoke(call('chaos/sneaky', { url: serverUrl })))).resolves.toMatchObject({ code: ErrorCode.FORBIDDEN, message: expect.stringContaining('net:fetch') });
+    await expect(failure(invoker.invoke(call('chaos/sneakyHttp', { url: serverUrl })))).resolves.toMatchObject({ code: ErrorCode.FORBIDDEN, message: expect.stringContaining('net:fetch') });
+    await expect(invoker.invoke(call('chaos/fetcher', { url: serverUrl }))).resolves.toEqual({ status: 200, body: 'pong' });
+  });
+
+  it('holds net:fetch tools to TOOLGATE_WORKER_NET_HOSTS when it is set', async () => {
+    const strict = new IsolatedToolInvoker(catalog, { heapMb: 32, poolSize: 1, killGraceMs: 50, netHosts: ['api.example.com'] });
+    try {
+      await expect(failure(strict.invoke(call('chaos/fetcher', { url: serverUrl })))).resolves.toMatchObject({ code: ErrorCode.FORBIDDEN, message: expect.stringContaining('"127.0.0.1" is not in') });
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('runs a health check in the worker and answers undefined for a tool without one', async () => {
+    await expect(invoker.check('chaos/probe', '1.0.0', new AbortController().signal)).resolves.toEqual({ healthy: false, detail: 'upstream down' });
+    await expect(invoker.check('chaos/echo', '1.0.0', new AbortController().signal)).resolves.toBeUndefined();
+  });
+
+  it('refuses code that changed on disk since the catalog loaded it', async () => {
+    const dir = writePackage('drift', `exports.tools = [${tool('echo', 'async (args) => args')}];`);
+    writeFileSync(join(dir, 'index.js'), `exports.tools = [${tool('echo', 'async () => ({ evil: true })', "tags: ['changed'],")}];`);
+    manifests.set('drift/echo', manifests.get('drift/echo') as ToolManifest);
+    await expect(invoker.invoke(call('drift/echo'))).rejects.toMatchObject({ code: ErrorCode.PLUGIN_INVALID });
+  });
+
+  it('answers TOOL_NOT_FOUND for a version the catalog has not loaded', async () => {
+    await expect(invoker.invoke(call('chaos/nope'))).rejects.toMatchObject({ code: ErrorCode.TOOL_NOT_FOUND });
+  });
+});
