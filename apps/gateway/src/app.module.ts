@@ -3,10 +3,10 @@ import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { TerminusModule } from '@nestjs/terminus';
+import { ExecutorModule } from '@toolgate/executor';
 import { PlannerModule } from '@toolgate/planner';
 import { RegistryModule } from '@toolgate/registry';
 import { RetrievalModule } from '@toolgate/retrieval';
-import type { Request } from 'express';
 import { PrincipalGuard } from './auth/principal.guard';
 import { PrincipalResolver } from './auth/principal.resolver';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
@@ -15,8 +15,14 @@ import { operationLimitsPlugin } from './graphql/operation-limits.plugin';
 import { HealthController } from './health/health.controller';
 import { loggingModule } from './logging/logging.module';
 import { PlanningResolver } from './planning/planning.resolver';
+import { RunAccessService } from './runs/run-access.service';
+import { RunAuditModule } from './runs/run-audit.module';
+import { RunsResolver } from './runs/runs.resolver';
+import { graphqlContext } from './runs/subscription-context';
 import { ToolsResolver } from './tools/tools.resolver';
+import { ExecutePlanUseCase } from './use-cases/execute-plan.use-case';
 import { PlanTaskUseCase } from './use-cases/plan-task.use-case';
+import { RunTaskUseCase } from './use-cases/run-task.use-case';
 import { SearchToolsUseCase } from './use-cases/search-tools.use-case';
 import { SyncToolIndexUseCase } from './use-cases/sync-tool-index.use-case';
 
@@ -31,9 +37,11 @@ export class CoreModule {
         RegistryModule.forRoot({ ...config.registry, isGlobal: true }),
         RetrievalModule.forRoot({ ...config.retrieval, isGlobal: true }),
         PlannerModule.forRoot({ ...config.planner, isGlobal: true }),
+        RunAuditModule,
+        ExecutorModule.forRoot({ ...config.executor, isGlobal: true }),
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase],
-      exports: [APP_CONFIG, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase],
+      providers: [{ provide: APP_CONFIG, useValue: config }, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase, RunTaskUseCase, ExecutePlanUseCase, RunAccessService],
+      exports: [APP_CONFIG, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase, RunTaskUseCase, ExecutePlanUseCase, RunAccessService],
     };
   }
 }
@@ -55,7 +63,8 @@ export class AppModule {
           playground: false,
           introspection: config.gateway.GRAPHQL_INTROSPECTION,
           includeStacktraceInErrorResponses: false,
-          context: ({ req }: { req: Request }) => ({ req }),
+          context: graphqlContext,
+          subscriptions: { 'graphql-ws': { path: '/graphql' } },
           plugins: [operationLimitsPlugin({ maxDepth: config.gateway.GRAPHQL_MAX_DEPTH, maxComplexity: config.gateway.GRAPHQL_MAX_COMPLEXITY })],
         }),
       ],
@@ -63,6 +72,7 @@ export class AppModule {
       providers: [
         ToolsResolver,
         PlanningResolver,
+        RunsResolver,
         PrincipalResolver,
         { provide: APP_GUARD, useClass: PrincipalGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },

@@ -1,3 +1,4 @@
+import { type ExecutorModuleOptions, executorEnvSchema, executorOptionsFromEnv } from '@toolgate/executor';
 import { type PlannerModuleOptions, plannerEnvSchema, plannerOptionsFromEnv } from '@toolgate/planner';
 import { type RegistryModuleOptions, registryEnvSchema, registryOptionsFromEnv } from '@toolgate/registry';
 import { type RetrievalModuleOptions, retrievalEnvSchema, retrievalOptionsFromEnv } from '@toolgate/retrieval';
@@ -24,9 +25,10 @@ export interface AppConfig {
   registry: RegistryModuleOptions;
   retrieval: RetrievalModuleOptions;
   planner: PlannerModuleOptions;
+  executor: ExecutorModuleOptions;
 }
 
-const SCHEMAS = [gatewayEnvSchema, registryEnvSchema, retrievalEnvSchema, plannerEnvSchema] as const;
+const SCHEMAS = [gatewayEnvSchema, registryEnvSchema, retrievalEnvSchema, plannerEnvSchema, executorEnvSchema] as const;
 
 /** Validates the whole environment once, with one schema per lib; every bad variable is named. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
@@ -42,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     registry: registryOptionsFromEnv(registryEnvSchema.parse(env), cwd),
     retrieval: retrievalOptionsFromEnv(retrievalEnvSchema.parse(env)),
     planner: plannerOptionsFromEnv(plannerEnvSchema.parse(env)),
+    executor: executorOptionsFromEnv(executorEnvSchema.parse(env)),
   };
 }
 

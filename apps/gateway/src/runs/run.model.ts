@@ -1,0 +1,132 @@
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import type { Run as ExecutorRun, RunEvent as ExecutorRunEvent, RunStep as ExecutorRunStep, SequencedRunEvent } from '@toolgate/executor';
+import { GraphQLJSON } from 'graphql-type-json';
+
+export enum RunStatus {
+  RUNNING = 'RUNNING',
+  SUCCEEDED = 'SUCCEEDED',
+  FAILED = 'FAILED',
+  PENDING_APPROVAL = 'PENDING_APPROVAL',
+  CANCELLED = 'CANCELLED',
+}
+registerEnumType(RunStatus, { name: 'RunStatus', description: 'RUNNING until every step is final; PENDING_APPROVAL while a step waits for a decision.' });
+
+export enum StepStatus {
+  WAITING = 'WAITING',
+  RUNNING = 'RUNNING',
+  SUCCEEDED = 'SUCCEEDED',
+  FAILED = 'FAILED',
+  FALLBACK = 'FALLBACK',
+  SKIPPED = 'SKIPPED',
+  PENDING_APPROVAL = 'PENDING_APPROVAL',
+  CANCELLED = 'CANCELLED',
+}
+registerEnumType(StepStatus, { name: 'StepStatus', description: 'WAITING (dependencies not done) and RUNNING appear only while a run is in progress.' });
+
+export enum RunEventType {
+  RUN_STARTED = 'RUN_STARTED',
+  STEP_STARTED = 'STEP_STARTED',
+  ATTEMPT = 'ATTEMPT',
+  STEP_FINISHED = 'STEP_FINISHED',
+  APPROVAL_REQUESTED = 'APPROVAL_REQUESTED',
+  APPROVAL_DECIDED = 'APPROVAL_DECIDED',
+  REPLANNED = 'REPLANNED',
+  RUN_FINISHED = 'RUN_FINISHED',
+}
+registerEnumType(RunEventType, { name: 'RunEventType' });
+
+@ObjectType({ description: 'Why a step failed: a Toolgate error code, and the offending field for argument and output errors.' })
+export class StepError {
+  @Field() code!: string;
+  @Field() message!: string;
+  @Field(() => String, { nullable: true, description: 'JSON pointer of the offending field.' }) path!: string | null;
+}
+
+@ObjectType()
+export class RunOwner {
+  @Field() tenant!: string;
+  @Field() subject!: string;
+}
+
+@ObjectType({ description: 'One step of a run: the tool version it ran, its outcome and timing.' })
+export class RunStep {
+  @Field() id!: string;
+  @Field({ description: '`namespace/name@version` actually run (the fallback when status is FALLBACK).' }) tool!: string;
+  @Field(() => StepStatus) status!: StepStatus;
+  @Field(() => Int) attempts!: number;
+  @Field(() => GraphQLJSON, { nullable: true }) output!: unknown;
+  @Field(() => StepError, { nullable: true }) error!: StepError | null;
+  @Field(() => String, { nullable: true, description: 'Why the step was skipped, cancelled, fell back or waits for approval.' }) reason!: string | null;
+  @Field(() => String, { nullable: true, description: 'With FALLBACK: the tool that failed and was replaced.' }) fallbackOf!: string | null;
+  @Field(() => [String]) dependsOn!: string[];
+  @Field(() => String, { nullable: true }) startedAt!: string | null;
+  @Field(() => Float) durationMs!: number;
+
+  static from(step: ExecutorRunStep): RunStep {
+    return {
+      id: step.id,
+      tool: step.tool,
+      status: step.status as StepStatus,
+      attempts: step.attempts,
+      output: step.output ?? null,
+      error: step.error ? { code: step.error.code, message: step.error.message, path: step.error.path ?? null } : null,
+      reason: step.reason ?? null,
+      fallbackOf: step.fallbackOf ?? null,
+      dependsOn: step.dependsOn,
+      startedAt: step.startedAt,
+      durationMs: step.durationMs,
+    };
+  }
+}
+
+@ObjectType({ description: 'One execution of a plan: every step with its outcome, and the trace it was recorded under.' })
+export class Run {
+  @Field(() => ID) id!: string;
+  @Field(() => RunStatus) status!: RunStatus;
+  @Field({ description: 'OpenTelemetry trace id of the run (Jaeger finds it).' }) traceId!: string;
+  @Field() planId!: string;
+  @Field(() => RunOwner) owner!: RunOwner;
+  @Field(() => String, { nullable: true, description: 'The task text the plan came from.' }) task!: string | null;
+  @Field(() => [RunStep]) steps!: RunStep[];
+  @Field(() => Int, { description: 'Re-plans done after failed steps.' }) replans!: number;
+  @Field(() => String, { nullable: true, description: 'Why the run ended or paused as it did, when that is not plain success.' }) reason!: string | null;
+  @Field() startedAt!: string;
+  @Field(() => String, { nullable: true }) finishedAt!: string | null;
+
+  static from(run: ExecutorRun): Run {
+    return {
+      id: run.id,
+      status: run.status as RunStatus,
+      traceId: run.traceId,
+      planId: run.planId,
+      owner: { tenant: run.owner.tenant, subject: run.owner.subject },
+      task: run.task ?? null,
+      steps: run.steps.map(RunStep.from),
+      replans: run.replans,
+      reason: run.reason ?? null,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+    };
+  }
+}
+
+const stepIdOf = (event: ExecutorRunEvent): string | null => ('stepId' in event ? event.stepId : 'step' in event ? event.step.id : null);
+const toolOf = (event: ExecutorRunEvent): string | null => ('tool' in event ? event.tool : 'step' in event ? event.step.tool : null);
+
+@ObjectType({ description: "One entry of a run's audit record, in order (seq 1, 2, 3, ...); `payload` is the whole event." })
+export class RunEvent {
+  @Field() runId!: string;
+  @Field(() => Int) seq!: number;
+  @Field(() => RunEventType) type!: RunEventType;
+  @Field() at!: string;
+  @Field(() => String, { nullable: true }) stepId!: string | null;
+  @Field(() => String, { nullable: true }) tool!: string | null;
+  @Field(() => String, { nullable: true, description: 'STEP_FINISHED: the step status; RUN_STARTED/RUN_FINISHED: the run status; ATTEMPT: its outcome.' })
+  status!: string | null;
+  @Field(() => GraphQLJSON) payload!: unknown;
+
+  static from(runId: string, { seq, event }: SequencedRunEvent): RunEvent {
+    const status = 'run' in event ? event.run.status : 'step' in event ? event.step.status : event.type === 'ATTEMPT' ? event.outcome : null;
+    return { runId, seq, type: event.type as RunEventType, at: event.at, stepId: stepIdOf(event), tool: toolOf(event), status, payload: event };
+  }
+}

@@ -1,0 +1,18 @@
+import { Injectable } from '@nestjs/common';
+import { type ExecuteOptions, PlanRunner, type Run } from '@toolgate/executor';
+import type { Plan } from '@toolgate/planner';
+import type { Principal } from '@toolgate/registry';
+
+/**
+ * Runs a plan the caller wrote. The runner validates it exactly like a planned one (tools visible and
+ * executable for this caller, arguments against the pinned schemas, bindings, cycles, budgets); with
+ * no task behind it, a failed step is not re-planned and no usage example is learned.
+ */
+@Injectable()
+export class ExecutePlanUseCase {
+  constructor(private readonly runner: PlanRunner) {}
+
+  execute(plan: Plan, principal: Principal, options: Pick<ExecuteOptions, 'signal'> = {}): Promise<Run> {
+    return this.runner.execute(plan, principal, options);
+  }
+}
