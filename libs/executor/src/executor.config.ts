@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resilienceEnvSchema } from './resilience/resilience.config';
 
 /** How plans run; the defaults apply when a field is absent. */
 export interface ExecutorModuleOptions {
@@ -19,6 +20,8 @@ export const executorEnvSchema = z.object({
   TOOLGATE_EXEC_DEADLINE_MS: z.coerce.number().int().min(100).max(86_400_000).default(DEFAULT_EXECUTOR_OPTIONS.deadlineMs),
   TOOLGATE_EXEC_MAX_STEPS: z.coerce.number().int().min(1).max(1000).default(DEFAULT_EXECUTOR_OPTIONS.maxSteps),
   TOOLGATE_EXEC_MAX_REPLANS: z.coerce.number().int().min(0).max(10).default(DEFAULT_EXECUTOR_OPTIONS.maxReplans),
+  // Per-tool resilience, plugin isolation and health checks (resilienceOptionsFromEnv reads these).
+  ...resilienceEnvSchema.shape,
 });
 export type ExecutorEnv = z.infer<typeof executorEnvSchema>;
 

@@ -5,6 +5,23 @@ export { TypeormRunRecorder } from './audit/typeorm-run-recorder';
 export { DEFAULT_EXECUTOR_OPTIONS, type ExecutorEnv, type ExecutorModuleOptions, executorEnvSchema, executorOptionsFromEnv } from './executor.config';
 export { ExecutorModule } from './executor.module';
 export { EXECUTOR_OPTIONS, type ExecutorModuleExtras } from './executor.module-definition';
+export { HealthMonitor, type HealthTargets, type ToolHealth } from './health/health.monitor';
+export { type HealthVerdict, InProcessHealthProbe, ToolHealthProbe } from './health/tool-health.probe';
+export { IsolatedToolInvoker, type PluginCodeLookup } from './isolation/isolated.tool-invoker';
+export { AdaptiveBreaker, type BreakerMode } from './resilience/adaptive.breaker';
+export { isToolFault, isTransient, provesNotStarted } from './resilience/failure-classification';
+export {
+  DEFAULT_HEALTH_OPTIONS,
+  DEFAULT_ISOLATION_OPTIONS,
+  DEFAULT_RESILIENCE_OPTIONS,
+  type HealthOptions,
+  type IsolationOptions,
+  type ResilienceEnv,
+  type ResilienceOptions,
+  resilienceEnvSchema,
+  resilienceOptionsFromEnv,
+} from './resilience/resilience.config';
+export { type BreakerSnapshot, type BreakerStateName, ResilientToolInvoker, type ToolManifestLookup } from './resilience/resilient.tool-invoker';
 export type { Run, RunOwner, RunStatus, RunStep, StepError, StepStatus } from './run/run.types';
 export { InProcessToolInvoker } from './runtime/in-process.tool-invoker';
 export { fallbackCovers, toToolgateError } from './runtime/tool-errors';
