@@ -2,6 +2,7 @@ import { defineTool } from '@toolgate/sdk';
 import { EXAMPLE_TABLE_PNG } from './example-images';
 import { decodeImage, type ImageMimeType, MAX_BASE64_LENGTH } from './image-input';
 import { type TableCell, tableFromTsv, typeCell } from './ocr-table';
+import { decodePng, encodeGreyPng, removeRules } from './png-pixels';
 import { recognizeTsv, tesseractHealth } from './tesseract';
 
 export interface ExtractTableArgs {
@@ -95,9 +96,9 @@ export const extractTableTool = defineTool<ExtractTableArgs, ExtractTableOutput>
   limits: { timeoutMs: TIMEOUT_MS, maxConcurrency: 2, retries: 0, idempotent: true },
   healthCheck: tesseractHealth,
   async run(args, ctx) {
-    const { bytes } = decodeImage(args.imageBase64, '/imageBase64', ['image/png', 'image/jpeg'], args.mimeType);
+    const { bytes, mimeType } = decodeImage(args.imageBase64, '/imageBase64', ['image/png', 'image/jpeg'], args.mimeType);
     ctx.signal.throwIfAborted();
-    const read = tableFromTsv(await recognizeTsv(bytes, ctx.signal, TIMEOUT_MS - 1_000, '/imageBase64'));
+    const read = tableFromTsv(await recognizeTsv(withoutRules(bytes, mimeType), ctx.signal, TIMEOUT_MS - 1_000, '/imageBase64'));
     if (read.grid.length === 0) {
       return { columns: [], rows: [], records: [], rowCount: 0, text: '', notes: ['no text was found in the image, so the table is empty'] };
     }
@@ -111,6 +112,13 @@ export const extractTableTool = defineTool<ExtractTableArgs, ExtractTableOutput>
     return { columns, rows, records, rowCount: rows.length, text: read.text, notes };
   },
 });
+
+/** A PNG with its grid lines painted over (see removeRules); JPEGs go to tesseract as they are. */
+function withoutRules(bytes: Buffer, mimeType: ImageMimeType): Buffer {
+  if (mimeType !== 'image/png') return bytes;
+  const pixels = decodePng(bytes, '/imageBase64');
+  return removeRules(pixels) > 0 ? encodeGreyPng(pixels) : bytes;
+}
 
 function uniqueNames(names: string[]): string[] {
   const seen = new Map<string, number>();

@@ -1,9 +1,9 @@
-import { defineTool, ErrorCode, ToolgateError } from '@toolgate/sdk';
-import { PNG } from 'pngjs';
+import { defineTool } from '@toolgate/sdk';
 import { type ColorCount, type Pixels, seriesColors, titleBandHeight } from './chart-colors';
 import { EXAMPLE_CHART_PNG } from './example-images';
 import { decodeImage, MAX_BASE64_LENGTH } from './image-input';
 import { wordsFromTsv } from './ocr-table';
+import { decodePng, encodeGreyPng } from './png-pixels';
 import { recognizeTsv, tesseractHealth } from './tesseract';
 
 export interface InspectChartArgs {
@@ -20,7 +20,6 @@ export interface InspectChartOutput {
   titleMatches?: boolean;
 }
 
-const MAX_PIXELS = 4096 * 4096;
 const TIMEOUT_MS = 20_000;
 
 /** Case, spacing and punctuation do not make two titles different. */
@@ -92,7 +91,7 @@ export const inspectChartTool = defineTool<InspectChartArgs, InspectChartOutput>
   healthCheck: tesseractHealth,
   async run(args, ctx) {
     const { bytes } = decodeImage(args.pngBase64, '/pngBase64', ['image/png']);
-    const pixels = decodePixels(bytes);
+    const pixels = decodePng(bytes, '/pngBase64');
     ctx.signal.throwIfAborted();
     const colors = seriesColors(pixels);
     const title = await readTitle(pixels, ctx.signal);
@@ -107,30 +106,9 @@ export const inspectChartTool = defineTool<InspectChartArgs, InspectChartOutput>
   },
 });
 
-/**
- * RGBA pixels of a PNG, decoded in JavaScript (pngjs): a native decoder crashes the whole process on
- * some truncated files, and these bytes come from callers. The size is checked from the header first,
- * so a small file cannot claim a huge image.
- */
-function decodePixels(png: Buffer): Pixels {
-  const invalid = (message: string, cause?: unknown) => new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `pngBase64: ${message}`, [{ path: '/pngBase64', message }], { cause });
-  if (png.length < 24 || png.toString('latin1', 12, 16) !== 'IHDR') throw invalid('the PNG has no header');
-  const width = png.readUInt32BE(16);
-  const height = png.readUInt32BE(20);
-  if (width * height > MAX_PIXELS) throw invalid(`the image has more than ${MAX_PIXELS} pixels`);
-  try {
-    const image = PNG.sync.read(png);
-    return { width: image.width, height: image.height, data: image.data };
-  } catch (error) {
-    throw invalid('the image data is corrupt or truncated', error);
-  }
-}
-
 /** OCR of the band above the first coloured row, as one line of words. */
 async function readTitle(pixels: Pixels, signal: AbortSignal): Promise<string> {
-  const band = new PNG({ width: pixels.width, height: titleBandHeight(pixels) });
-  band.data.set(pixels.data.subarray(0, band.data.length));
-  const tsv = await recognizeTsv(PNG.sync.write(band), signal, TIMEOUT_MS, '/pngBase64');
+  const tsv = await recognizeTsv(encodeGreyPng(pixels, titleBandHeight(pixels)), signal, TIMEOUT_MS, '/pngBase64');
   return wordsFromTsv(tsv)
     .map((word) => word.text)
     .join(' ');

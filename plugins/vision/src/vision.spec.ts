@@ -4,6 +4,7 @@ import { type Pixels, seriesColors, titleBandHeight } from './chart-colors';
 import { tools } from './index';
 import { normaliseTitle } from './inspect-chart.tool';
 import { normaliseQuarterColumns, parseNumber, tableFromTsv } from './ocr-table';
+import { removeRules } from './png-pixels';
 
 /*
  * What runs without tesseract: contracts, layout from TSV text, typing, colour counting and input
@@ -119,7 +120,10 @@ function polyline(g: ReturnType<ReturnType<typeof createCanvas>['getContext']>, 
   g.strokeStyle = color;
   g.lineWidth = 3;
   g.beginPath();
-  points.forEach(([x, y], i) => (i === 0 ? g.moveTo(x, y) : g.lineTo(x, y)));
+  for (const [i, [x, y]] of points.entries()) {
+    if (i === 0) g.moveTo(x, y);
+    else g.lineTo(x, y);
+  }
   g.stroke();
 }
 
@@ -175,6 +179,23 @@ describe('series colours', () => {
   });
 });
 
+it('paints over grid lines and rules but not letters', () => {
+  const pixels = draw(400, 200, (g) => {
+    g.fillStyle = '#111111';
+    g.font = '24px sans-serif';
+    g.fillText('Widgets 2,500', 20, 60);
+    g.fillRect(10, 100, 380, 1);
+    g.fillRect(200, 10, 1, 180);
+  });
+  const inkAt = (x: number, y: number) => pixels.data[(y * pixels.width + x) * 4] < 160;
+  const inkCount = () => Array.from({ length: pixels.width * pixels.height }, (_, i) => pixels.data[i * 4] < 160).filter(Boolean).length;
+  const before = inkCount();
+  expect(removeRules(pixels)).toBe(2);
+  expect([inkAt(50, 100), inkAt(200, 150)]).toEqual([false, false]);
+  expect(inkCount()).toBeGreaterThan((before - 380 - 180) * 0.9);
+  expect(inkCount()).toBeGreaterThan(100);
+});
+
 it('compares titles without case, spacing or punctuation', () => {
   expect(normaliseTitle('  Revenue by quarter. ')).toBe(normaliseTitle('REVENUE  by Quarter'));
   expect(normaliseTitle('Revenue by region')).not.toBe(normaliseTitle('Revenue by quarter'));
@@ -183,7 +204,7 @@ it('compares titles without case, spacing or punctuation', () => {
 describe('bad input is refused before OCR runs', () => {
   const code = (error: { code: ErrorCode; details: { path: string }[] }) => ({ code: error.code, paths: error.details.map((d) => d.path) });
 
-  it('extract-table: non-image bytes, text that is not base64, a type that contradicts the bytes', async () => {
+  it('extract-table: non-image bytes, text that is not base64, a type that contradicts the bytes, a PNG cut short', async () => {
     const png = Buffer.from(createCanvas(20, 20).toBuffer('image/png')).toString('base64');
     expect(code(await failure('extract-table', { imageBase64: Buffer.from('name,amount\nx,1\n').toString('base64') }))).toEqual({
       code: ErrorCode.INVALID_ARGUMENTS,
@@ -191,6 +212,8 @@ describe('bad input is refused before OCR runs', () => {
     });
     expect(code(await failure('extract-table', { imageBase64: 'not base64 at all!' }))).toEqual({ code: ErrorCode.INVALID_ARGUMENTS, paths: ['/imageBase64'] });
     expect(code(await failure('extract-table', { imageBase64: png, mimeType: 'image/jpeg' }))).toEqual({ code: ErrorCode.INVALID_ARGUMENTS, paths: ['/mimeType'] });
+    const truncated = Buffer.from(png, 'base64').subarray(0, 60).toString('base64');
+    expect(code(await failure('extract-table', { imageBase64: truncated }))).toEqual({ code: ErrorCode.INVALID_ARGUMENTS, paths: ['/imageBase64'] });
   });
 
   it('inspect-chart: a JPEG, and a PNG cut short', async () => {
