@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { Module, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { RunEventBus } from '@toolgate/executor';
 import { AccessPolicyService, CatalogService, type Principal, UsageExampleService } from '@toolgate/registry';
 import { Logger } from 'nestjs-pino';
 import { CoreModule } from '../app.module';
 import type { AppConfig } from '../config/app.config';
 import { PlanTaskUseCase } from '../use-cases/plan-task.use-case';
+import { RunTaskUseCase } from '../use-cases/run-task.use-case';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
 import { SyncToolIndexUseCase } from '../use-cases/sync-tool-index.use-case';
 
@@ -15,6 +17,8 @@ export interface CliCore {
   usage: UsageExampleService;
   search: SearchToolsUseCase;
   planTask: PlanTaskUseCase;
+  runTask: RunTaskUseCase;
+  runEvents: RunEventBus;
   principal: Principal;
   close(): Promise<void>;
 }
@@ -37,6 +41,8 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
     usage: app.get(UsageExampleService),
     search: app.get(SearchToolsUseCase),
     planTask: app.get(PlanTaskUseCase),
+    runTask: app.get(RunTaskUseCase),
+    runEvents: app.get(RunEventBus),
     principal,
     close: () => app.close(),
   };

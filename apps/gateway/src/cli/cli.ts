@@ -4,6 +4,7 @@ import { type AppConfig, loadConfig } from '../config/app.config';
 import type { EvalRetrievalFlags } from './eval-retrieval.command';
 import { printJson, printTable, truncate } from './output';
 import type { PlanFlags } from './plan.command';
+import type { RunFlags } from './run.command';
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -147,6 +148,37 @@ export function buildCli(): Command {
           described.map((d) => d.text),
           options.json,
         );
+      });
+    });
+
+  program
+    .command('run')
+    .description('plan a task and run it, showing each step on stderr; exits non-zero unless the run SUCCEEDED')
+    .argument('<task>', 'what you want done, in words')
+    .option('--image <file>', 'an image that is part of the task (repeatable)', (value: string, all: string[] = []) => [...all, value])
+    .option('--key <apiKey>', 'act as the principal of this API key (default: $TOOLGATE_API_KEY, or the local admin)')
+    .option('--json', 'print the final run as JSON only (progress still goes to stderr)')
+    .action(async (task: string, options: RunFlags) => {
+      const { printRun, progressLine } = await import('./run.command');
+      const { readTaskImages } = await import('./plan.command');
+      await withCore(config(), options.key, async (core) => {
+        const images = await readTaskImages(options.image ?? []);
+        const progress = core.runEvents.all().subscribe(({ event }) => {
+          const line = progressLine(event);
+          if (line) process.stderr.write(`${line}\n`);
+        });
+        const interrupt = new AbortController();
+        const onSigint = () => interrupt.abort(new Error('interrupted (SIGINT)'));
+        process.once('SIGINT', onSigint);
+        try {
+          const run = await core.runTask.execute({ text: task, images }, core.principal, { signal: interrupt.signal });
+          printRun(run, options.json);
+          if (run.status === 'PENDING_APPROVAL') process.stderr.write('the run waits for an approval, which needs a server (toolgate serve): it is cancelled as the CLI exits\n');
+          if (run.status !== 'SUCCEEDED') process.exitCode = 1;
+        } finally {
+          process.removeListener('SIGINT', onSigint);
+          progress.unsubscribe();
+        }
       });
     });
 

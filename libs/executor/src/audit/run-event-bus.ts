@@ -27,6 +27,11 @@ export class RunEventBus implements OnApplicationShutdown {
     return this.events.pipe(filter((e) => e.runId === runId));
   }
 
+  /** Events of every run from now on (a process running one run at a time, e.g. the CLI). */
+  all(): Observable<SequencedRunEvent & { runId: string }> {
+    return this.events.asObservable();
+  }
+
   onApplicationShutdown(): void {
     this.events.complete();
   }
