@@ -19,6 +19,7 @@ export interface GroupByOutput {
   columns: string[];
   rows: Row[];
   rowCount: number;
+  byColumn: Record<string, Cell[]>;
 }
 
 export const groupByTool = defineTool<GroupByArgs, GroupByOutput>({
@@ -66,8 +67,15 @@ export const groupByTool = defineTool<GroupByArgs, GroupByOutput>({
   },
   outputSchema: {
     type: 'object',
-    properties: TABLE_OUTPUT_PROPERTIES,
-    required: ['columns', 'rows', 'rowCount'],
+    properties: {
+      ...TABLE_OUTPUT_PROPERTIES,
+      byColumn: {
+        type: 'object',
+        additionalProperties: { type: 'array', items: { type: ['string', 'number', 'boolean', 'null'] } },
+        description: 'The result column by column, e.g. {"region": ["North", "South"], "total_sales": [150, 200]}: what a plan binds to chart/render labels and series values.',
+      },
+    },
+    required: ['columns', 'rows', 'rowCount', 'byColumn'],
     additionalProperties: false,
   },
   examples: [
@@ -85,6 +93,7 @@ export const groupByTool = defineTool<GroupByArgs, GroupByOutput>({
           { region: 'South', total_sales: 200, avg_sales: 100, count: 2 },
         ],
         rowCount: 2,
+        byColumn: { region: ['North', 'South'], total_sales: [150, 200], avg_sales: [75, 100], count: [2, 2] },
       },
     },
     {
@@ -101,7 +110,7 @@ export const groupByTool = defineTool<GroupByArgs, GroupByOutput>({
           { op: 'min', column: 'price' },
         ],
       },
-      output: { columns: ['max_price', 'min_price'], rows: [{ max_price: 30, min_price: 1.5 }], rowCount: 1 },
+      output: { columns: ['max_price', 'min_price'], rows: [{ max_price: 30, min_price: 1.5 }], rowCount: 1, byColumn: { max_price: [30], min_price: [1.5] } },
     },
   ],
   permissions: { scopes: [], risk: 'read' },
@@ -139,7 +148,7 @@ export const groupByTool = defineTool<GroupByArgs, GroupByOutput>({
       });
       return result;
     });
-    return { columns, rows, rowCount: rows.length };
+    return { columns, rows, rowCount: rows.length, byColumn: Object.fromEntries(columns.map((column) => [column, rows.map((row) => row[column])])) };
   },
 });
 

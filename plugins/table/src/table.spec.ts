@@ -77,6 +77,11 @@ describe('table/group-by', () => {
     expect(output.rows).toContainEqual({ date: '2025-01-04', product: 'Coffee', avg_price: 4.25, min_region: 'North', max_units: 4 });
   });
 
+  it('also gives the result column by column, for plans that bind a column to a chart', async () => {
+    const output = await call('group-by', { csv: sales, groupBy: ['product'], aggregations: [{ op: 'sum', column: 'units', as: 'units' }] });
+    expect(output.byColumn).toEqual({ product: ['Tea', 'Coffee', 'Cocoa'], units: [17, 4, 2] });
+  });
+
   it('gives grand totals for an empty groupBy, even for no rows', async () => {
     expect((await call('group-by', { rows: [{ x: 0.1 }, { x: 0.2 }], groupBy: [], aggregations: [{ op: 'sum', column: 'x' }] })).rows).toEqual([{ sum_x: 0.3 }]);
     expect((await call('group-by', { rows: [], groupBy: [], aggregations: [{ op: 'count' }] })).rows).toEqual([{ count: 0 }]);
