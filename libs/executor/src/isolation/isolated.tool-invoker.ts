@@ -89,6 +89,16 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     return (await this.pool(tool.entry).call({ type: 'health', callId, tool: tool.name, descriptorHash: tool.hash, scopes: [...tool.manifest.permissions.scopes] }, signal, sinks)) as HealthVerdict;
   }
 
+  /**
+   * Boots a worker of the version's package and loads the tool in it, so the first call does not pay
+   * for thread start and module loading inside its timeout (call at startup for the tools in use).
+   */
+  async warm(toolId: string, version: string): Promise<void> {
+    const tool = this.locate(toolId, version);
+    const sinks: CallSinks = { logger: this.toolLogger(`${toolId}@${version}`, 'warm-up'), span: NO_SPAN };
+    await this.pool(tool.entry).call({ type: 'load', callId: `load:${toolId}@${version}:${Date.now()}`, tool: tool.name, descriptorHash: tool.hash, scopes: [] }, new AbortController().signal, sinks);
+  }
+
   /** Live worker threads per plugin entry (for tests and metrics). */
   workerCounts(): Record<string, number> {
     return Object.fromEntries([...this.pools].map(([entry, pool]) => [entry, pool.size]));

@@ -130,6 +130,7 @@ export function toolWorkerMain(): void {
 
   const execute = async (request: WorkerRequest, signal: AbortSignal): Promise<unknown> => {
     const manifest = toolFor(request.tool, request.descriptorHash);
+    if (request.type === 'load') return null;
     if (request.type === 'health') {
       if (!manifest.healthCheck) return { healthy: true, detail: 'no health check declared' };
       const verdict = await manifest.healthCheck(signal);

@@ -20,7 +20,8 @@ export interface RunRequest {
 }
 
 export interface HealthRequest {
-  type: 'health';
+  /** `load` only loads and verifies the tool (warm-up); `health` also runs its healthCheck. */
+  type: 'health' | 'load';
   callId: string;
   tool: string;
   descriptorHash: string;
