@@ -20,15 +20,19 @@ export interface RunRequest {
 }
 
 export interface HealthRequest {
-  /** `load` only loads and verifies the tool (warm-up); `health` also runs its healthCheck. */
-  type: 'health' | 'load';
+  type: 'health';
   callId: string;
   tool: string;
   descriptorHash: string;
   scopes: string[];
 }
 
-export type WorkerRequest = RunRequest | HealthRequest;
+/** Only loads and verifies the tool (warm-up). */
+export interface LoadRequest extends Omit<HealthRequest, 'type'> {
+  type: 'load';
+}
+
+export type WorkerRequest = RunRequest | HealthRequest | LoadRequest;
 
 export interface AbortRequest {
   type: 'abort';
