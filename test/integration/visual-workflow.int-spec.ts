@@ -66,13 +66,9 @@ describe('visual workflow: sales screenshot -> table -> revenue per quarter -> l
     const grouped = await table.call('group-by', { rows: extracted.records, groupBy: ['Quarter'], aggregations: [{ op: 'sum', column: 'Amount', as: 'Revenue' }] });
     expect(grouped.rows).toEqual(QUARTERS.map((q) => ({ Quarter: q, Revenue: sumOf(SALES, q) })));
 
-    const rows = grouped.rows as { Quarter: string; Revenue: number }[];
-    const rendered = await chart.call('render', {
-      type: 'line',
-      title: 'Revenue by quarter',
-      labels: rows.map((r) => r.Quarter),
-      series: [{ name: 'Revenue', values: rows.map((r) => r.Revenue) }],
-    });
+    // What a plan binds: steps.<group>.output/byColumn/Quarter and .../byColumn/Revenue.
+    const byColumn = grouped.byColumn as Record<string, unknown[]>;
+    const rendered = await chart.call('render', { type: 'line', title: 'Revenue by quarter', labels: byColumn.Quarter, series: [{ name: 'Revenue', values: byColumn.Revenue }] });
     const inspected = await vision.call('inspect-chart', { pngBase64: rendered.pngBase64, expectedTitle: 'Revenue by quarter' });
     expect({ title: normalise(inspected.title), seriesCount: inspected.seriesCount, titleMatches: inspected.titleMatches, size: [inspected.width, inspected.height] }).toEqual({
       title: 'revenue by quarter',

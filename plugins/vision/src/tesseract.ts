@@ -10,14 +10,15 @@ interface Finished {
 }
 
 /**
- * Runs the tesseract CLI with `input` on stdin. The process is killed when `signal` aborts (the call
+ * Runs the tesseract CLI (`TOOLGATE_TESSERACT`, the same setting as the planner's OCR, or `tesseract`
+ * on PATH) with `input` on stdin. The process is killed when `signal` aborts (the call
  * is cancelled: rejects with the signal's reason) or after `timeoutMs` (TIMEOUT).
  */
 function run(args: string[], input: Buffer | undefined, signal: AbortSignal, timeoutMs: number): Promise<Finished> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     // One thread: the host's cores are shared with every other call.
-    const child = spawn('tesseract', args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
+    const child = spawn(process.env.TOOLGATE_TESSERACT || 'tesseract', args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let failure: unknown;
