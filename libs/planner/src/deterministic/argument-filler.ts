@@ -14,6 +14,9 @@ export interface ArgumentFillContext {
 /** The part of a filler's answer the planner relies on; missing required fields are re-derived from the schema. */
 export interface FilledArguments {
   arguments: Record<string, unknown>;
+  /** Required fields the text did not give, and fields it gave several values for: they do not count as filled. */
+  missing?: { path: string }[];
+  ambiguous?: { path: string }[];
 }
 
 export type ArgumentFiller = (text: string, inputSchema: JsonSchema, context: ArgumentFillContext) => FilledArguments | Promise<FilledArguments>;

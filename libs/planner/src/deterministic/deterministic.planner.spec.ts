@@ -2,7 +2,7 @@ import { HashingEmbedder } from '@toolgate/retrieval';
 import { DEFAULT_LIMITS, ErrorCode, type JsonSchema, type ToolDescriptor, ToolgateError } from '@toolgate/sdk';
 import { ToolGraph } from '../graph/tool.graph';
 import type { PlanningCandidate, TaskInput } from '../plan/plan.types';
-import { DeterministicPlanner } from './deterministic.planner';
+import { DeterministicPlanner, fillsCompletely } from './deterministic.planner';
 
 const principal = { tenant: 't', subject: 'u', roles: [] };
 const object = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({ type: 'object', properties, required });
@@ -85,6 +85,56 @@ describe('DeterministicPlanner', () => {
     // Too rare a neighbour is not added.
     const rare = new DeterministicPlanner({ graph: learned, companions: { minConfidence: 0.9, threshold: 0.9 } });
     expect(toolsOf(await rare.plan(task('book a flight ticket for Li Lei'), candidates, principal))).toEqual(['flight/book@1.0.0']);
+  });
+
+  describe('schema fit', () => {
+    const amount = { type: 'number' } as const;
+    const currencyConvert = candidate('currency/convert', 'Convert an amount of money between currencies: dollars, euros, pounds', 1, {
+      input: object({ amount, from: { type: 'string' }, to: { type: 'string' } }, ['amount', 'from', 'to']),
+      examples: ['convert 20 dollars to pounds', 'how many pounds is 3 euros'],
+    });
+    const unitsConvert = candidate('units/convert', 'Convert a value between units of length and mass: kg, pounds, miles', 2, {
+      input: object({ value: amount, from: { type: 'string' }, to: { type: 'string' } }, ['value', 'from', 'to']),
+      examples: ['convert 5 miles to km'],
+    });
+    const unitWords = /\b(kg|pounds|miles|km)\b/g;
+    // A filler that reads units only: "pounds" is a unit here, and no currency is named.
+    const fillUnits = (text: string, schema: JsonSchema) => {
+      const props = (schema.properties ?? {}) as Record<string, unknown>;
+      const units = text.match(unitWords) ?? [];
+      const number = /\d+/.exec(text);
+      const args: Record<string, unknown> = {};
+      if ('value' in props && number) args.value = Number(number[0]);
+      if ('amount' in props && number) args.amount = Number(number[0]);
+      if ('value' in props && units.length === 2) Object.assign(args, { from: units[0], to: units[1] });
+      return { arguments: args };
+    };
+    // Here units/convert scores about 0.6 of currency/convert for "Convert 3 kg to pounds".
+    const fitting = new DeterministicPlanner({ fillArguments: fillUnits, schemaFitBand: 0.5 });
+
+    it('prefers a close candidate whose required arguments the text fills over a better-scoring one it does not', async () => {
+      const plan = await fitting.plan(task('Convert 3 kg to pounds'), [currencyConvert, unitsConvert], principal);
+      expect(plan.decision).toBe('USE_TOOLS');
+      expect(plan.steps.map((s) => [s.tool, s.arguments])).toEqual([['units/convert@1.0.0', { value: 3, from: 'kg', to: 'pounds' }]]);
+      expect(plan.explanation).toMatch(/chose units\/convert over currency\/convert/);
+    });
+
+    it('keeps the best candidate when no close one is filled either, or when the band excludes them', async () => {
+      const clarify = await fitting.plan(task('Convert 3 dollars to pounds'), [currencyConvert, unitsConvert], principal);
+      expect(toolsOf(clarify)).toEqual(['currency/convert@1.0.0']);
+      expect(clarify.decision).toBe('CLARIFY');
+      const narrow = new DeterministicPlanner({ fillArguments: fillUnits, schemaFitBand: 1 });
+      expect(toolsOf(await narrow.plan(task('Convert 3 kg to pounds'), [currencyConvert, unitsConvert], principal))).toEqual(['currency/convert@1.0.0']);
+    });
+
+    it('counts a missing or ambiguous field as not filled', () => {
+      const schema = object({ a: { type: 'string' }, b: { type: 'string' } }, ['a', 'b']);
+      expect(fillsCompletely(schema, { arguments: { a: 'x', b: 'y' } })).toBe(true);
+      expect(fillsCompletely(schema, { arguments: { a: 'x' } })).toBe(false);
+      expect(fillsCompletely(schema, { arguments: { a: 'x', b: 'y' }, ambiguous: [{ path: '/b' }] })).toBe(false);
+      expect(fillsCompletely(object({ zone: { type: 'string' } }), { arguments: { zone: 'Asia/Tokyo' } })).toBe(true);
+      expect(fillsCompletely(object({ zone: { type: 'string' } }), { arguments: {} })).toBe(false);
+    });
   });
 
   it('asks for missing required arguments by name (CLARIFY)', async () => {

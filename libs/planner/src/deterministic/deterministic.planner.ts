@@ -5,7 +5,7 @@ import { fillArguments } from '../arguments/argument-filler';
 import { ToolGraph, toolKey } from '../graph/tool.graph';
 import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanStep, ReplanFeedback, Selection, TaskInput, ToolCall } from '../plan/plan.types';
 import { Planner } from '../planning/planner.port';
-import type { ArgumentFiller } from './argument-filler';
+import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
 import { DEFAULT_SPLIT, type SplitOptions, type SubGoal, splitSubGoals } from './sub-goal.splitter';
@@ -24,6 +24,8 @@ export interface DeterministicPlannerOptions {
   companions?: Partial<CompanionOptions>;
   /** Cost of each pair of steps put against the task's own order. */
   inversionCost?: number;
+  /** Candidates within this share of the best score compete on whether the sub-goal's text fills their required arguments. */
+  schemaFitBand?: number;
   split?: SplitOptions;
   weights?: MatcherWeights;
   /** Zone for argument filling when the task names none. */
@@ -41,6 +43,20 @@ export interface CompanionOptions {
   fitWeight: number;
   /** Confidence plus weighted fit needed to add the companion. */
   threshold: number;
+}
+
+/** Candidates scoring at least this share of the best one's score may replace it when the text fills them and not it. */
+export const DEFAULT_SCHEMA_FIT_BAND = 0.7;
+
+/**
+ * True when a fill gave every required field a value (none missing or ambiguous), or, for a schema
+ * that requires nothing, at least one field: the step could run as the text states it.
+ */
+export function fillsCompletely(schema: JsonSchema, fill: FilledArguments): boolean {
+  const required = requiredOf(schema);
+  if (required.length === 0) return Object.keys(fill.arguments).length > 0;
+  const unsure = new Set([...(fill.missing ?? []), ...(fill.ambiguous ?? [])].map((f) => f.path.replace(/^\//, '')));
+  return required.every((field) => fill.arguments[field] !== undefined && !unsure.has(field));
 }
 
 /** Tuned on UltraTool dev (companions on both sides). */
@@ -133,7 +149,7 @@ export class DeterministicPlanner extends Planner {
       subGoals.map((g) => g.text),
       pool,
     );
-    const drafts = this.chooseTools(subGoals, ranked, notes);
+    const drafts = await this.chooseTools(subGoals, ranked, notes, this.fillContext(task));
     if (drafts.length === 0 && choice === 'REQUIRED') {
       const best = ranked.map((matches, g) => ({ match: matches[0], g })).sort((a, b) => b.match.score - a.match.score || a.g - b.g)[0];
       if (best && best.match.score > 0)
@@ -209,15 +225,17 @@ export class DeterministicPlanner extends Planner {
     return [...best.values()].sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id));
   }
 
-  private chooseTools(subGoals: SubGoal[], ranked: ToolMatch[][], notes: string[]): Draft[] {
+  private async chooseTools(subGoals: SubGoal[], ranked: ToolMatch[][], notes: string[], context: ArgumentFillContext): Promise<Draft[]> {
     const drafts: Draft[] = [];
     const idle: string[] = [];
     for (const [g, goal] of subGoals.entries()) {
-      const best = ranked[g][0];
-      if (!best || best.score < this.minScore) {
+      const top = ranked[g][0];
+      if (!top || top.score < this.minScore) {
         idle.push(goal.text);
         continue;
       }
+      const { match: best, note } = await this.preferFillable(goal.text, ranked[g], context);
+      if (note) notes.push(note);
       const same = drafts.find((d) => d.candidate.id === best.candidate.id);
       if (same) {
         same.subGoal = `${same.subGoal}; ${goal.text}`;
@@ -235,6 +253,36 @@ export class DeterministicPlanner extends Planner {
     }
     if (drafts.length > 0 && idle.length > 0) notes.push(`no tool needed for ${idle.map((t) => quote(t, 50)).join(', ')}`);
     return drafts;
+  }
+
+  /**
+   * When the best candidate for a sub-goal cannot run on what its text says (a required argument is
+   * missing or ambiguous), prefers the best-scoring candidate that fits about as well and that the
+   * text fills completely: "3 kg to pounds" fills a unit conversion, not a currency one that would
+   * still lack its source currency. A contender without required arguments counts as filled when the
+   * text gives at least one of its arguments.
+   */
+  private async preferFillable(text: string, matches: ToolMatch[], context: ArgumentFillContext): Promise<{ match: ToolMatch; note?: string }> {
+    const band = this.options.schemaFitBand ?? DEFAULT_SCHEMA_FIT_BAND;
+    const [best, ...rest] = matches;
+    const contenders = rest.filter((m) => m.score >= this.minScore && m.score >= best.score * band);
+    // A best tool that requires nothing can always run: nothing to prefer over it (and no filling to pay for).
+    if (contenders.length === 0 || requiredOf(best.candidate.descriptor.inputSchema).length === 0) return { match: best };
+    const fill = this.options.fillArguments ?? fillArguments;
+    const filled = async (m: ToolMatch) => fillsCompletely(m.candidate.descriptor.inputSchema, await fill(text, m.candidate.descriptor.inputSchema, context));
+    if (await filled(best)) return { match: best };
+    for (const match of contenders) {
+      if (await filled(match))
+        return { match, note: `for ${quote(text, 50)} chose ${match.candidate.id} over ${best.candidate.id}: the text gives every required argument of the former, not of the latter` };
+    }
+    return { match: best };
+  }
+
+  private fillContext(task: TaskInput): ArgumentFillContext {
+    const referenceTime = task.referenceTime ? new Date(task.referenceTime) : new Date();
+    if (Number.isNaN(referenceTime.getTime()))
+      throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `referenceTime "${task.referenceTime}" is not an ISO-8601 instant`, [{ path: '/referenceTime', message: 'invalid date' }]);
+    return { referenceTime, timeZone: task.timeZone ?? this.options.timeZone ?? 'UTC', images: task.images };
   }
 
   /**
@@ -281,16 +329,14 @@ export class DeterministicPlanner extends Planner {
   private async finish(id: string, task: TaskInput, drafts: Draft[], notes: string[], failed = new Set<string>()): Promise<Plan> {
     const steps: PlanStep[] = [];
     const missing: MissingArgument[] = [];
-    const referenceTime = task.referenceTime ? new Date(task.referenceTime) : new Date();
-    if (Number.isNaN(referenceTime.getTime()))
-      throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `referenceTime "${task.referenceTime}" is not an ISO-8601 instant`, [{ path: '/referenceTime', message: 'invalid date' }]);
+    const context = this.fillContext(task);
     for (const [j, draft] of drafts.entries()) {
       const descriptor = draft.candidate.descriptor;
       const earlier = drafts.slice(0, j).map((d) => ({ id: d.id, outputSchema: d.candidate.descriptor.outputSchema }));
       const links = linkBySchema(descriptor.inputSchema, earlier, new Set());
       const bound: Record<string, unknown> = Object.fromEntries(links.map((l) => [l.input, bindingTo(l.fromStep, l.outputPath)]));
       const fill = this.options.fillArguments ?? fillArguments;
-      const { arguments: filled } = await fill(draft.subGoal, descriptor.inputSchema, { referenceTime, timeZone: task.timeZone ?? this.options.timeZone ?? 'UTC', images: task.images, given: bound });
+      const { arguments: filled } = await fill(draft.subGoal, descriptor.inputSchema, { ...context, given: bound });
       const args = { ...filled, ...bound };
       const dependsOn = new Set(links.map((l) => l.fromStep));
       // The graph links a step to the nearest earlier step it is known to follow.
