@@ -3,7 +3,7 @@ import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { TerminusModule } from '@nestjs/terminus';
-import { ExecutorModule } from '@toolgate/executor';
+import { ExecutorModule, ResilientToolInvoker, ToolInvoker } from '@toolgate/executor';
 import { PlannerModule } from '@toolgate/planner';
 import { RegistryModule } from '@toolgate/registry';
 import { RetrievalModule } from '@toolgate/retrieval';
@@ -19,6 +19,8 @@ import { RunAccessService } from './runs/run-access.service';
 import { RunAuditModule } from './runs/run-audit.module';
 import { RunsResolver } from './runs/runs.resolver';
 import { graphqlContext } from './runs/subscription-context';
+import { ToolExecutionModule } from './runs/tool-execution.module';
+import { ToolHealthResolver } from './runs/tool-health.resolver';
 import { ToolsResolver } from './tools/tools.resolver';
 import { ExecutePlanUseCase } from './use-cases/execute-plan.use-case';
 import { PlanTaskUseCase } from './use-cases/plan-task.use-case';
@@ -38,7 +40,8 @@ export class CoreModule {
         RetrievalModule.forRoot({ ...config.retrieval, isGlobal: true }),
         PlannerModule.forRoot({ ...config.planner, isGlobal: true }),
         RunAuditModule,
-        ExecutorModule.forRoot({ ...config.executor, isGlobal: true }),
+        ToolExecutionModule.forRoot(config.resilience),
+        ExecutorModule.forRoot({ ...config.executor, isGlobal: true, providers: [{ provide: ToolInvoker, useExisting: ResilientToolInvoker }] }),
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase, RunTaskUseCase, ExecutePlanUseCase, RunAccessService],
       exports: [APP_CONFIG, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase, RunTaskUseCase, ExecutePlanUseCase, RunAccessService],
@@ -73,6 +76,7 @@ export class AppModule {
         ToolsResolver,
         PlanningResolver,
         RunsResolver,
+        ToolHealthResolver,
         PrincipalResolver,
         { provide: APP_GUARD, useClass: PrincipalGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },

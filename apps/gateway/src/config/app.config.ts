@@ -1,4 +1,4 @@
-import { type ExecutorModuleOptions, executorEnvSchema, executorOptionsFromEnv } from '@toolgate/executor';
+import { type ExecutorModuleOptions, executorEnvSchema, executorOptionsFromEnv, resilienceEnvSchema, resilienceOptionsFromEnv } from '@toolgate/executor';
 import { type PlannerModuleOptions, plannerEnvSchema, plannerOptionsFromEnv } from '@toolgate/planner';
 import { type RegistryModuleOptions, registryEnvSchema, registryOptionsFromEnv } from '@toolgate/registry';
 import { type RetrievalModuleOptions, retrievalEnvSchema, retrievalOptionsFromEnv } from '@toolgate/retrieval';
@@ -26,6 +26,8 @@ export interface AppConfig {
   retrieval: RetrievalModuleOptions;
   planner: PlannerModuleOptions;
   executor: ExecutorModuleOptions;
+  /** Per-tool resilience, plugin isolation and health checks. */
+  resilience: ReturnType<typeof resilienceOptionsFromEnv>;
 }
 
 const SCHEMAS = [gatewayEnvSchema, registryEnvSchema, retrievalEnvSchema, plannerEnvSchema, executorEnvSchema] as const;
@@ -45,6 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     retrieval: retrievalOptionsFromEnv(retrievalEnvSchema.parse(env)),
     planner: plannerOptionsFromEnv(plannerEnvSchema.parse(env)),
     executor: executorOptionsFromEnv(executorEnvSchema.parse(env)),
+    resilience: resilienceOptionsFromEnv(resilienceEnvSchema.parse(env)),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthMonitor, ResilientToolInvoker } from '@toolgate/executor';
 import { ToolIndex } from '@toolgate/retrieval';
 import { DataSource } from 'typeorm';
 import { SyncToolIndexUseCase } from '../use-cases/sync-tool-index.use-case';
@@ -13,6 +14,8 @@ export class HealthController {
     private readonly dataSource: DataSource,
     private readonly index: ToolIndex,
     private readonly indexSync: SyncToolIndexUseCase,
+    private readonly invoker: ResilientToolInvoker,
+    private readonly toolHealth: HealthMonitor,
   ) {}
 
   /** Liveness: the process answers. */
@@ -22,7 +25,10 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  /** Readiness: the database answers and the tool index is synced and answering. */
+  /**
+   * Readiness: the database answers and the tool index is synced and answering. Open breakers and
+   * unhealthy tool versions are listed under `tools` without failing readiness: other tools still run.
+   */
   @Get('ready')
   @HealthCheck()
   ready() {
@@ -37,6 +43,17 @@ export class HealthController {
         } catch (error) {
           return indicator.down({ driver: this.index.driver, reason: (error as Error).message });
         }
+      },
+      () => {
+        const openBreakers = this.invoker
+          .states()
+          .filter((b) => b.state !== 'CLOSED')
+          .map((b) => ({ tool: `${b.toolId}@${b.version}`, state: b.state, lastFailure: b.lastFailure }));
+        const unhealthy = this.toolHealth
+          .snapshot()
+          .filter((h) => !h.healthy)
+          .map((h) => ({ tool: `${h.toolId}@${h.version}`, detail: h.detail, checkedAt: h.checkedAt }));
+        return this.indicators.check('tools').up({ openBreakers, unhealthy });
       },
     ]);
   }

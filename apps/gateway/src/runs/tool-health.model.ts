@@ -1,0 +1,42 @@
+import { Field, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+
+export enum BreakerState {
+  CLOSED = 'CLOSED',
+  OPEN = 'OPEN',
+  HALF_OPEN = 'HALF_OPEN',
+}
+registerEnumType(BreakerState, { name: 'BreakerState', description: 'OPEN refuses calls at once (CIRCUIT_OPEN); HALF_OPEN lets a probe through.' });
+
+@ObjectType()
+export class ToolFailure {
+  @Field() code!: string;
+  @Field() message!: string;
+  @Field() at!: string;
+}
+
+@ObjectType({ description: "A tool version's circuit breaker and load, as of its calls in this server." })
+export class BreakerStatus {
+  @Field(() => BreakerState) state!: BreakerState;
+  @Field({ description: 'CONSECUTIVE (quiet tool) or SAMPLING (busy tool): which verdict opens it now.' }) mode!: string;
+  @Field(() => Int) consecutiveFailures!: number;
+  @Field(() => Int, { description: 'Failed attempts since the server started calling it.' }) failures!: number;
+  @Field(() => ToolFailure, { nullable: true }) lastFailure!: ToolFailure | null;
+  @Field(() => Int) inFlight!: number;
+  @Field(() => Int) maxConcurrency!: number;
+}
+
+@ObjectType({ description: "A tool version's scheduled health check result." })
+export class HealthStatus {
+  @Field() healthy!: boolean;
+  @Field(() => String, { nullable: true }) detail!: string | null;
+  @Field() checkedAt!: string;
+  @Field(() => Int, { description: 'Checks failed in a row.' }) failures!: number;
+}
+
+@ObjectType({ description: 'Breaker and health of one tool version; a version not called or not checked yet has null there.' })
+export class ToolHealthReport {
+  @Field() toolId!: string;
+  @Field() version!: string;
+  @Field(() => BreakerStatus, { nullable: true }) breaker!: BreakerStatus | null;
+  @Field(() => HealthStatus, { nullable: true }) health!: HealthStatus | null;
+}
