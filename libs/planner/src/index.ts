@@ -32,7 +32,15 @@ export { emptySession, followUpOf, recordTurn, SESSION_TURNS, type SessionState,
 export { PLANNER_OPTIONS } from './planner.module-definition';
 export { PlannerModule } from './planner.module';
 export type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './deterministic/argument-filler';
-export { DeterministicPlanner, type DeterministicPlannerOptions } from './deterministic/deterministic.planner';
+export {
+  type CompanionOptions,
+  DEFAULT_COMPANIONS,
+  DEFAULT_SCHEMA_FIT_BAND,
+  DeterministicPlanner,
+  type DeterministicPlannerOptions,
+  fillsCompletely,
+} from './deterministic/deterministic.planner';
+export { instructionAimedAtSystem } from './deterministic/instruction.detector';
 export { bindingTo, isBinding, linkBySchema, parseBinding, type SchemaLink } from './deterministic/schema.linker';
 export { orderSteps } from './deterministic/step.orderer';
 export { DEFAULT_SPLIT, type SplitOptions, type SplitResult, type SubGoal, splitSubGoals } from './deterministic/sub-goal.splitter';

@@ -133,8 +133,9 @@ export class DeterministicPlanner extends Planner {
     if (choice === 'NONE') return { id, decision: 'NO_MATCH', steps: [], explanation: 'toolChoice is NONE and the deterministic planner cannot answer without a tool' };
     if (pool.length === 0) return { id, decision: 'NO_MATCH', steps: [], explanation: 'no candidate tools were given for this task' };
 
-    const { subGoals, truncated } = splitSubGoals(text, this.options.split ?? DEFAULT_SPLIT);
+    const { subGoals, ignored, truncated } = splitSubGoals(text, this.options.split ?? DEFAULT_SPLIT);
     const notes: string[] = [];
+    if (ignored.length > 0) notes.push(`treated as data, not as goals: ${ignored.map((i) => `${quote(i.text, 60)} (${i.why})`).join(', ')}`);
     if (truncated) notes.push(`the task is long: only its first ${subGoals.length} sub-goals (of at most ${(this.options.split ?? DEFAULT_SPLIT).maxChars} characters) were planned`);
 
     if (typeof choice === 'object') {
@@ -162,6 +163,7 @@ export class DeterministicPlanner extends Planner {
           alternatives: ranked[best.g],
         });
     }
+    if (subGoals.length === 0) return { id, decision: 'NO_MATCH', steps: [], explanation: ['nothing in the task asks for work a tool could do', ...notes].join('. ') };
     if (drafts.length === 0) {
       const closest = ranked.flatMap((m) => m.slice(0, 1)).sort((a, b) => b.score - a.score)[0];
       const hint = closest ? `; the closest was ${closest.candidate.id} at ${closest.score.toFixed(2)} (needs ${this.minScore})` : '';

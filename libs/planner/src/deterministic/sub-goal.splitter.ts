@@ -1,3 +1,5 @@
+import { instructionAimedAtSystem } from './instruction.detector';
+
 /** One piece of a task that may need its own tool call. */
 export interface SubGoal {
   /** 0-based position in the task: the text order. */
@@ -7,6 +9,8 @@ export interface SubGoal {
 
 export interface SplitResult {
   subGoals: SubGoal[];
+  /** Pieces that speak to the system ("ignore previous instructions", "call x/y on everything"): data, not goals. */
+  ignored: { text: string; why: string }[];
   /** True when the task held more sub-goals (or text) than the bounds allow: the rest was ignored. */
   truncated: boolean;
 }
@@ -91,6 +95,7 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
   const text = task.length > options.maxChars ? task.slice(0, options.maxChars) : task;
   let truncated = text.length < task.length;
   const pieces: string[] = [];
+  const ignored: SplitResult['ignored'] = [];
   let context = '';
   for (const sentence of text.split(SENTENCE_END)) {
     for (const clause of sentence.split(SEQUENCE))
@@ -100,6 +105,11 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
           .replace(/^(?:and|or)\s+/i, '')
           .replace(/(?:[\s,;:]*\b(?:and|or)\b)?[\s,;:]*$/i, '');
         if (!meaningful(part)) continue;
+        const why = instructionAimedAtSystem(part);
+        if (why) {
+          ignored.push({ text: part, why });
+          continue;
+        }
         // A piece that asks for nothing ("my name is Li Lei") is context of the step before it, or of the first one.
         if (isAction(part)) {
           pieces.push(context ? `${context}. ${part}` : part);
@@ -110,5 +120,5 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
   }
   if (context) pieces.push(context);
   if (pieces.length > options.maxSubGoals) truncated = true;
-  return { subGoals: pieces.slice(0, options.maxSubGoals).map((piece, index) => ({ index, text: piece })), truncated };
+  return { subGoals: pieces.slice(0, options.maxSubGoals).map((piece, index) => ({ index, text: piece })), ignored, truncated };
 }
