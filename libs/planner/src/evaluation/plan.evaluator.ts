@@ -36,7 +36,7 @@ export interface PlanEvalResult extends PlanReport {
   /** Mean candidates handed to the planner, and how often they held every gold tool. */
   candidates: { mean: number; goldCoverage: number };
   retrievalLatencyMs: { p50: number; p95: number };
-  /** Decisions the planner took, counted. */
+  /** Decisions the planner took, counted; `FAILED:<code>` for a plan that ended in a typed error. */
   decisions: Record<string, number>;
 }
 
@@ -158,9 +158,16 @@ export async function evaluatePlanner(
     if (sample.nodes.every((n) => best.has(n))) covered++;
 
     const started = performance.now();
-    const plan = await planner.plan({ text: sample.request, images: [], referenceTime: '2024-01-01T00:00:00Z', timeZone: 'UTC' }, candidates, EVAL_PRINCIPAL);
-    scorer.add(planGraph(plan), { nodes: sample.nodes, links: sample.links }, performance.now() - started);
-    decisions[plan.decision] = (decisions[plan.decision] ?? 0) + 1;
+    const outcome = await planner.plan({ text: sample.request, images: [], referenceTime: '2024-01-01T00:00:00Z', timeZone: 'UTC' }, candidates, EVAL_PRINCIPAL).then(
+      (plan) => ({ graph: planGraph(plan), decision: plan.decision as string }),
+      (error: unknown) => {
+        // A typed failure (a model that timed out or kept answering garbage) scores as an empty plan and is counted, not fatal.
+        if (!(error instanceof ToolgateError)) throw error;
+        return { graph: { nodes: [], links: [] }, decision: `FAILED:${error.code}` };
+      },
+    );
+    scorer.add(outcome.graph, { nodes: sample.nodes, links: sample.links }, performance.now() - started);
+    decisions[outcome.decision] = (decisions[outcome.decision] ?? 0) + 1;
     options.onProgress?.(i + 1, scored.length);
   }
   const sortedRetrieval = retrievalLatencies.sort((a, b) => a - b);
