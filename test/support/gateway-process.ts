@@ -91,4 +91,4 @@ export async function graphql<T = Record<string, unknown>>(url: string, query: s
   return (await response.json()) as GraphqlResponse<T>;
 }
 
-export const codesOf = (response: GraphqlResponse): (string | undefined)[] => (response.errors ?? []).map((e) => e.extensions?.code);
+export const codesOf = <T>(response: GraphqlResponse<T>): (string | undefined)[] => (response.errors ?? []).map((e) => e.extensions?.code);
