@@ -38,7 +38,10 @@ export function progressLine(event: RunEvent): string | null {
 
 /** The final run for people (a table of steps) or programs (--json). */
 export function printRun(run: Run, json: boolean | undefined): void {
-  if (json) return printJson(run);
+  if (json) {
+    printJson(run);
+    return;
+  }
   process.stdout.write(`run ${run.id}: ${run.status}${run.reason ? ` (${run.reason})` : ''}\ntrace: ${run.traceId}\n`);
   printTable(
     ['step', 'tool', 'status', 'attempts', 'time', 'output / error'],
