@@ -31,7 +31,11 @@ describe('asyncIteratorOf', () => {
 
   it('unsubscribes when the consumer stops, and ends a pending pull', async () => {
     let unsubscribed = false;
-    const iterator = asyncIteratorOf(new Observable<number>(() => () => void (unsubscribed = true)));
+    const iterator = asyncIteratorOf(
+      new Observable<number>(() => () => {
+        unsubscribed = true;
+      }),
+    );
     const pending = iterator.next();
     await iterator.return?.();
     expect(unsubscribed).toBe(true);
