@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { ErrorCode, ToolgateError, type ToolManifest } from '@toolgate/sdk';
+import { DEFAULT_RESILIENCE_OPTIONS } from '../resilience/resilience.config';
+import { ResilientToolInvoker } from '../resilience/resilient.tool-invoker';
 import type { Invocation } from '../runtime/tool-invoker.port';
 import { IsolatedToolInvoker } from './isolated.tool-invoker';
 
@@ -30,6 +32,10 @@ const CHAOS = `exports.tools = [
   ${tool('fetcher', 'async (args) => { const r = await fetch(args.url); return { status: r.status, body: await r.text() }; }', "permissions: { scopes: ['net:fetch'], risk: 'read' },")},
   ${tool('probe', 'async () => ({})', 'healthCheck: async () => ({ healthy: false, detail: "upstream down" }),')},
 ];`;
+
+/** A package whose module takes longer to load than its tool's timeout (heavy dependencies do that). */
+const SLOW_LOADING = `const until = Date.now() + 600; while (Date.now() < until) {}
+exports.tools = [${tool('quick', 'async () => ({ ok: true })').replace('timeoutMs: 1000', 'timeoutMs: 200')}];`;
 
 const OTHER = `exports.tools = [${tool('echo', 'async (args) => ({ text: args.text, from: "other" })')}];`;
 
@@ -82,6 +88,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'toolgate-isolation-'));
   writePackage('chaos', CHAOS);
   writePackage('other', OTHER);
+  writePackage('slow', SLOW_LOADING);
   server = createServer((_req, res) => res.end('pong'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -185,6 +192,12 @@ describe('IsolatedToolInvoker', () => {
     writeFileSync(join(dir, 'index.js'), `exports.tools = [${tool('echo', 'async () => ({ evil: true })', "tags: ['changed'],")}];`);
     manifests.set('drift/echo', manifests.get('drift/echo') as ToolManifest);
     await expect(invoker.invoke(call('drift/echo'))).rejects.toMatchObject({ code: ErrorCode.PLUGIN_INVALID });
+  });
+
+  it('keeps a cold start out of the tool timeout: a plugin that loads slower than its timeout succeeds on its first call', async () => {
+    const resilient = new ResilientToolInvoker(invoker, catalog, DEFAULT_RESILIENCE_OPTIONS);
+    await expect(resilient.invoke(call('slow/quick'))).resolves.toEqual({ ok: true });
+    expect(invoker.workerCounts()).toEqual(expect.objectContaining({ [join(root, 'slow', 'index.js')]: 1 }));
   });
 
   it('answers TOOL_NOT_FOUND for a version the catalog has not loaded', async () => {

@@ -80,6 +80,15 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     return output;
   }
 
+  /** Boots and loads a worker when the package has none idle, so the call's timeout starts with a ready worker. */
+  override async prepare(toolId: string, version: string, signal: AbortSignal): Promise<void> {
+    const tool = this.locate(toolId, version);
+    const pool = this.pool(tool.entry);
+    if (!pool.needsWorker) return;
+    const sinks: CallSinks = { logger: this.toolLogger(`${toolId}@${version}`, 'warm-up'), span: NO_SPAN };
+    await pool.call({ type: 'load', callId: `load:${toolId}@${version}:${Date.now()}`, tool: tool.name, descriptorHash: tool.hash, scopes: [] }, signal, sinks);
+  }
+
   /** Runs the version's healthCheck in its package's worker pool (a hanging check is terminated like a hanging call). */
   async check(toolId: string, version: string, signal: AbortSignal): Promise<HealthVerdict | undefined> {
     const tool = this.locate(toolId, version);

@@ -176,6 +176,11 @@ export class PluginWorkerPool {
     return this.workers.size;
   }
 
+  /** No worker is idle and another may still be started: the next call would pay for a cold start. */
+  get needsWorker(): boolean {
+    return this.idleWorkers.length === 0 && this.workers.size < this.options.poolSize;
+  }
+
   async call(request: WorkerRequest, signal: AbortSignal, sinks: CallSinks): Promise<unknown> {
     const worker = await this.acquire(signal, request.tool);
     if (signal.aborted) {

@@ -99,6 +99,10 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
     super();
   }
 
+  override prepare(toolId: string, version: string, signal: AbortSignal): Promise<void> {
+    return this.inner.prepare(toolId, version, signal);
+  }
+
   invoke(invocation: Invocation): Promise<unknown> {
     if (this.closing) return Promise.reject(new ToolgateError(ErrorCode.UNAVAILABLE, 'the executor is shutting down; no new tool calls are accepted'));
     const call = this.guarded(invocation);
@@ -194,6 +198,8 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
   private attemptOnce(policy: ToolPolicy, invocation: Invocation, signal: AbortSignal): Promise<unknown> {
     return policy.breaker.execute(async () => {
       try {
+        // Start-up (a worker loading the plugin) is bounded by the caller's signal, not the tool's timeout.
+        await this.inner.prepare(invocation.toolId, invocation.version, signal);
         return await policy.timeout.execute(({ signal: attemptSignal }) => this.inner.invoke({ ...invocation, signal: attemptSignal, onAttempt: undefined }), signal);
       } catch (raw) {
         throw this.typed(raw, policy, signal);

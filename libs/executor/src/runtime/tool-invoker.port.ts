@@ -37,4 +37,10 @@ export interface Invocation {
  */
 export abstract class ToolInvoker {
   abstract invoke(invocation: Invocation): Promise<unknown>;
+
+  /**
+   * Readies what runs the tool (e.g. a worker with the plugin's code loaded) so that a call's timeout
+   * covers the tool's own work, not thread start and module loading. Callers await it before timing.
+   */
+  async prepare(_toolId: string, _version: string, _signal: AbortSignal): Promise<void> {}
 }
