@@ -76,13 +76,6 @@ interface StreamedEvent {
   status: string | null;
 }
 
-/**
- * Tools run in process here: in a plugin worker the units plugin's import alone (about 2.5 s on these
- * machines) exceeds units/convert's 2 s timeout, so every cold call of it times out. The runs API is
- * the subject of this suite; isolation has its own specs.
- */
-const IN_PROCESS = { TOOLGATE_TOOL_ISOLATION: 'none' };
-
 const purgePlan = (id: string) => ({ id, steps: [{ id: 'p1', tool: 'vault/purge', arguments: { text: 'old records' } }] });
 
 describe('runs over HTTP and WebSocket', () => {
@@ -152,7 +145,6 @@ describe('runs over HTTP and WebSocket', () => {
       TOOLGATE_CONFIG: policyFile,
       TOOLGATE_SANDBOX_DIR: join(work, 'sandbox'),
       HOST: '127.0.0.1',
-      ...IN_PROCESS,
     });
     wsUrl = gateway.url.replace(/^http/, 'ws');
   });
@@ -306,7 +298,7 @@ describe('runs over HTTP and WebSocket', () => {
   });
 
   it('toolgate run shows each step on stderr, prints the run, and exits non-zero when it failed', async () => {
-    const env = { TOOLGATE_DATA_DIR: join(work, 'cli-data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), TOOLGATE_SANDBOX_DIR: join(work, 'cli-sandbox'), ...IN_PROCESS };
+    const env = { TOOLGATE_DATA_DIR: join(work, 'cli-data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), TOOLGATE_SANDBOX_DIR: join(work, 'cli-sandbox') };
     const ok = await runCliAsync(['run', 'convert 5 miles to kilometers', '--json'], env);
     expect(ok.status).toBe(0);
     expect(ok.stderr).toMatch(/^s1 units\/convert@1\.0\.0 RUNNING$/m);
