@@ -3,9 +3,11 @@ import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { descriptorHash, ErrorCode, formatToolId, parseToolRef, ToolgateError, type ToolManifest, toDescriptor } from '@toolgate/sdk';
 import { Subject } from 'rxjs';
 import semver from 'semver';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, IsNull, type QueryDeepPartialEntity } from 'typeorm';
 import { AccessPolicyService } from '../access/access-policy.service';
 import type { Principal } from '../access/policy.types';
+import { scanDescriptor } from '../integrity/descriptor.scanner';
+import type { IntegrityFinding } from '../integrity/integrity.types';
 import { PluginEntity, PluginStatus } from '../persistence/plugin.entity';
 import { ToolVersionEntity, ToolVersionState } from '../persistence/tool-version.entity';
 import { discoverPluginPackages } from '../plugins/plugin-discovery';
@@ -16,6 +18,29 @@ import type { CatalogFilter, PluginLoadReport, PluginView, ToolVersionView, Tool
 const tracer = trace.getTracer('toolgate.registry');
 const versionKey = (toolId: string, version: string) => `${toolId}@${version}`;
 const newestFirst = (a: { version: string }, b: { version: string }) => semver.rcompare(a.version, b.version);
+const HASH_PATTERN = /^[0-9a-f]{64}$/;
+/** The state_reason column's width. */
+const MAX_REASON = 500;
+const clip = (reason: string) => (reason.length <= MAX_REASON ? reason : `${reason.slice(0, MAX_REASON - 1)}…`);
+
+function findingsSummary(findings: IntegrityFinding[]): string {
+  const rules = [...new Set(findings.map((f) => f.rule))];
+  return `${findings.length} integrity finding${findings.length === 1 ? '' : 's'} (${rules.slice(0, 3).join(', ')}${rules.length > 3 ? ', …' : ''})`;
+}
+
+/** JSON columns (descriptors) are written whole, which TypeORM's deep-partial update type cannot express. */
+const asPatch = (patch: Partial<ToolVersionEntity>) => patch as QueryDeepPartialEntity<ToolVersionEntity>;
+
+/** Code loaded for a version that may not run until an admin approves its descriptor hash. */
+interface HeldManifest {
+  manifest: ToolManifest;
+  hash: string;
+}
+
+interface Registration {
+  runnable: Map<string, ToolManifest>;
+  held: Map<string, HeldManifest>;
+}
 
 /**
  * The tool catalog: which tools and versions exist, their state and pinned descriptor, and the loaded
@@ -25,6 +50,7 @@ const newestFirst = (a: { version: string }, b: { version: string }) => semver.r
 export class CatalogService {
   private readonly logger = new Logger('Catalog');
   private readonly manifests = new Map<string, ToolManifest>();
+  private readonly held = new Map<string, HeldManifest>();
   private tools = new Map<string, ToolView>();
   private plugins: PluginView[] = [];
   private readonly changed = new Subject<void>();
@@ -113,6 +139,10 @@ export class CatalogService {
     if (!version) {
       throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, parsed.version ? `tool ${tool.id} has no version ${parsed.version}` : `tool ${tool.id} has no active version`);
     }
+    // Its descriptor must reach no planner, model or executor, even when named with @version.
+    if (version.state === ToolVersionState.QUARANTINED) {
+      throw new ToolgateError(ErrorCode.UNAVAILABLE, `tool ${tool.id}@${version.version} is quarantined until an admin approves it`);
+    }
     return { tool, version };
   }
 
@@ -132,13 +162,72 @@ export class CatalogService {
     return [...this.plugins];
   }
 
-  /** Operator action: ACTIVE, CANARY or DISABLED for one version. */
+  /**
+   * Operator action: ACTIVE, CANARY or DISABLED for one version. A version awaiting approval
+   * (QUARANTINED, or a changed descriptor pending) is released only by `approveVersion`, which names
+   * the hash approved; QUARANTINED is the integrity scan's to set.
+   */
   async setVersionState(principal: Principal, toolId: string, version: string, state: ToolVersionState): Promise<ToolView> {
     this.access.assertAdmin(principal, 'changing a tool version state');
     const repo = this.dataSource.getRepository(ToolVersionEntity);
     const row = await repo.findOneBy({ toolId, version });
     if (!row) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool ${toolId}@${version} not found`);
-    await repo.update({ id: row.id }, { state, stateReason: null });
+    if (state === ToolVersionState.QUARANTINED) {
+      throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'QUARANTINED is set by the integrity scan only; set DISABLED to stop offering a version', [
+        { path: '/state', message: 'must be ACTIVE, CANARY or DISABLED' },
+      ]);
+    }
+    const awaiting = row.pendingDescriptorHash ?? (row.state === ToolVersionState.QUARANTINED ? row.descriptorHash : null);
+    if (awaiting && (state !== ToolVersionState.DISABLED || row.state === ToolVersionState.QUARANTINED)) {
+      throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `${toolId}@${version} awaits approval of descriptor ${awaiting}: review it, then approveToolVersion with that hash`, [
+        { path: '/state', message: `${row.state} until descriptor ${awaiting} is approved` },
+      ]);
+    }
+    // A pending descriptor keeps its reason: the version still awaits approval.
+    await repo.update({ id: row.id }, { state, stateReason: row.pendingDescriptorHash ? row.stateReason : null });
+    await this.refresh();
+    this.changed.next();
+    return this.tools.get(toolId) as ToolView;
+  }
+
+  /**
+   * Admin approval of exactly the descriptor the admin reviewed: `descriptorHash` must be the hash
+   * awaiting approval (a pending changed descriptor, else the pinned one), or the call is refused as
+   * stale. Pins that hash (so the next load keeps the version), makes the version ACTIVE and lets its
+   * loaded code run. Releases a QUARANTINED version; the findings stay on record.
+   */
+  async approveVersion(principal: Principal, toolId: string, version: string, descriptorHash: string): Promise<ToolView> {
+    this.access.assertAdmin(principal, 'approving a tool version');
+    if (!HASH_PATTERN.test(descriptorHash)) {
+      throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'descriptorHash must be a sha256 in lowercase hex', [{ path: '/descriptorHash', message: 'must be 64 lowercase hex digits' }]);
+    }
+    const repo = this.dataSource.getRepository(ToolVersionEntity);
+    const row = await repo.findOneBy({ toolId, version });
+    if (!row) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool ${toolId}@${version} not found`);
+    const awaiting = row.pendingDescriptorHash ?? row.descriptorHash;
+    const stale = () =>
+      new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `${toolId}@${version} now has descriptor ${awaiting}, not ${descriptorHash}: review it and approve that hash`, [
+        { path: '/descriptorHash', message: `the descriptor awaiting approval is ${awaiting}` },
+      ]);
+    if (descriptorHash !== awaiting) throw stale();
+    const pending = row.pendingDescriptorHash !== null && row.pendingDescriptor !== null ? row.pendingDescriptor : null;
+    const approved: Partial<ToolVersionEntity> = {
+      state: ToolVersionState.ACTIVE,
+      stateReason: null,
+      approvedBy: `${principal.tenant}/${principal.subject}`,
+      approvedAt: Date.now(),
+      ...(pending && { descriptorHash, descriptor: pending, risk: pending.permissions.risk, pendingDescriptorHash: null, pendingDescriptor: null }),
+    };
+    // Only if no load changed the descriptor since it was read: otherwise the admin approved something else.
+    const result = await repo.update({ id: row.id, descriptorHash: row.descriptorHash, pendingDescriptorHash: row.pendingDescriptorHash ?? IsNull() }, asPatch(approved));
+    if (result.affected === 0) throw stale();
+    const key = versionKey(toolId, version);
+    const held = this.held.get(key);
+    if (held?.hash === descriptorHash) {
+      this.manifests.set(key, held.manifest);
+      this.held.delete(key);
+    }
+    this.logger.log({ tool: key, descriptorHash, by: approved.approvedBy }, 'tool version approved');
     await this.refresh();
     this.changed.next();
     return this.tools.get(toolId) as ToolView;
@@ -165,8 +254,15 @@ export class CatalogService {
       return;
     }
     try {
-      const runnable = await this.dataSource.transaction((tx) => this.register(tx, result));
-      for (const [key, manifest] of runnable) this.manifests.set(key, manifest);
+      const { runnable, held } = await this.dataSource.transaction((tx) => this.register(tx, result));
+      for (const [key, manifest] of runnable) {
+        this.manifests.set(key, manifest);
+        this.held.delete(key);
+      }
+      for (const [key, hold] of held) {
+        this.manifests.delete(key);
+        this.held.set(key, hold);
+      }
     } catch (error) {
       const typed = ToolgateError.is(error) ? error : new ToolgateError(ErrorCode.PLUGIN_INVALID, (error as Error).message, [], { cause: error });
       this.logger.warn({ plugin: result.packageJson.name, error: typed.describe() }, 'plugin skipped');
@@ -174,9 +270,14 @@ export class CatalogService {
     }
   }
 
-  /** Stores the plugin's tool versions; returns the ones whose code may run (pinned hash matches). */
-  private async register(tx: EntityManager, plugin: LoadedPlugin): Promise<Map<string, ToolManifest>> {
+  /**
+   * Stores the plugin's tool versions. Returns the ones whose code may run (the pinned hash is loaded
+   * and approved) and the ones held back: quarantined by the integrity scan, or changed without a
+   * version bump (DISABLED, the new descriptor pending approval; the pinned one stays).
+   */
+  private async register(tx: EntityManager, plugin: LoadedPlugin): Promise<Registration> {
     const runnable = new Map<string, ToolManifest>();
+    const held = new Map<string, HeldManifest>();
     const { name: packageName, version } = plugin.packageJson;
     const owner = await tx
       .getRepository(PluginEntity)
@@ -191,10 +292,16 @@ export class CatalogService {
     const repo = tx.getRepository(ToolVersionEntity);
     for (const manifest of plugin.tools) {
       const toolId = formatToolId(plugin.namespace, manifest.name);
-      const hash = descriptorHash(manifest);
+      const key = versionKey(toolId, version);
+      const descriptor = toDescriptor(manifest);
+      const hash = descriptorHash(descriptor);
+      const findings = scanDescriptor(descriptor);
       const existing = await repo.findBy({ toolId });
       const same = existing.find((v) => v.version === version);
+      const changed = same !== undefined && same.descriptorHash !== hash;
+      let state: ToolVersionState;
       if (!same) {
+        state = findings.length > 0 ? ToolVersionState.QUARANTINED : existing.length === 0 ? ToolVersionState.ACTIVE : this.options.newVersionState;
         await repo.save(
           repo.create({
             toolId,
@@ -202,31 +309,63 @@ export class CatalogService {
             name: manifest.name,
             version,
             packageName,
-            state: existing.length === 0 ? ToolVersionState.ACTIVE : this.options.newVersionState,
-            stateReason: null,
+            state,
+            stateReason: state === ToolVersionState.QUARANTINED ? this.quarantineReason(findings, hash) : null,
             descriptorHash: hash,
             risk: manifest.permissions.risk,
-            descriptor: toDescriptor(manifest),
+            descriptor,
+            pendingDescriptorHash: null,
+            pendingDescriptor: null,
+            integrityFindings: findings,
+            approvedBy: null,
+            approvedAt: null,
           }),
         );
-      } else if (same.descriptorHash !== hash) {
-        // The same version now describes itself differently: keep the pinned descriptor, stop offering it.
-        if (same.state !== ToolVersionState.DISABLED) {
-          await repo.update(
-            { id: same.id },
-            {
-              state: ToolVersionState.DISABLED,
-              stateReason: `descriptor changed without a version bump (pinned ${same.descriptorHash.slice(0, 12)}, loaded ${hash.slice(0, 12)}); re-approve to enable`,
-            },
-          );
-          this.logger.warn({ tool: `${toolId}@${version}` }, 'descriptor changed without a version bump: version disabled');
+      } else if (changed) {
+        // The same version now describes itself differently: keep the pinned descriptor, stop offering it until an admin approves the new one.
+        state = findings.length > 0 ? ToolVersionState.QUARANTINED : ToolVersionState.DISABLED;
+        if (same.pendingDescriptorHash !== hash || same.state !== state) {
+          const reason = `descriptor changed without a version bump (pinned ${same.descriptorHash}, loaded ${hash})${findings.length > 0 ? `; ${findingsSummary(findings)}` : ''}; approve hash ${hash} to enable`;
+          await repo.update({ id: same.id }, asPatch({ state, stateReason: clip(reason), pendingDescriptorHash: hash, pendingDescriptor: descriptor, integrityFindings: findings }));
+          this.logger.warn({ tool: key, pinned: same.descriptorHash, loaded: hash, findings: findings.length }, 'descriptor changed without a version bump: version held until approved');
         }
-        continue;
+      } else {
+        state = await this.recheckPinned(tx, same, findings, hash);
       }
-      runnable.set(versionKey(toolId, version), manifest);
+      if (!same && state === ToolVersionState.QUARANTINED) this.logger.warn({ tool: key, findings }, 'tool version quarantined');
+      if (changed || state === ToolVersionState.QUARANTINED) {
+        held.set(key, { manifest, hash });
+      } else {
+        runnable.set(key, manifest);
+      }
     }
     await this.upsertPlugin(tx, plugin.dir, packageName, version, PluginStatus.LOADED, null, plugin.tools.length);
-    return runnable;
+    return { runnable, held };
+  }
+
+  /**
+   * The loaded descriptor is the pinned one. A pending change is dropped (the plugin went back), and
+   * a pin no admin approved is scanned again: rows older than the scan, or rules added since, may
+   * quarantine it. Returns the version's state afterwards.
+   */
+  private async recheckPinned(tx: EntityManager, row: ToolVersionEntity, findings: IntegrityFinding[], hash: string): Promise<ToolVersionState> {
+    const patch: Partial<ToolVersionEntity> = {};
+    const acceptable = row.approvedBy !== null || findings.length === 0;
+    if (row.pendingDescriptorHash !== null) {
+      Object.assign(patch, { pendingDescriptorHash: null, pendingDescriptor: null, integrityFindings: findings });
+      if (row.state === ToolVersionState.QUARANTINED && acceptable) patch.state = ToolVersionState.DISABLED;
+      if ((patch.state ?? row.state) === ToolVersionState.DISABLED) patch.stateReason = 'the pinned descriptor is loaded again; enable the version to offer it';
+    }
+    if (!acceptable && row.state !== ToolVersionState.QUARANTINED) {
+      Object.assign(patch, { state: ToolVersionState.QUARANTINED, stateReason: this.quarantineReason(findings, hash), integrityFindings: findings });
+      this.logger.warn({ tool: versionKey(row.toolId, row.version), findings }, 'tool version quarantined');
+    }
+    if (Object.keys(patch).length > 0) await tx.getRepository(ToolVersionEntity).update({ id: row.id }, asPatch(patch));
+    return patch.state ?? row.state;
+  }
+
+  private quarantineReason(findings: IntegrityFinding[], hash: string): string {
+    return clip(`quarantined: ${findingsSummary(findings)}; an admin approving hash ${hash} releases it`);
   }
 
   private async upsertPlugin(tx: EntityManager, path: string, packageName: string, version: string, status: PluginStatus, error: ToolgateError | null, toolCount: number): Promise<void> {
@@ -260,7 +399,7 @@ export class CatalogService {
     const rows = await this.dataSource.getRepository(ToolVersionEntity).find();
     const tools = new Map<string, ToolView>();
     for (const row of rows) {
-      const view: ToolVersionView = { ...row, loaded: this.manifests.has(versionKey(row.toolId, row.version)) };
+      const view: ToolVersionView = { ...row, integrityFindings: row.integrityFindings ?? [], loaded: this.manifests.has(versionKey(row.toolId, row.version)) };
       const tool = tools.get(row.toolId) ?? { id: row.toolId, namespace: row.namespace, name: row.name, active: null, versions: [] };
       tool.versions.push(view);
       tools.set(row.toolId, tool);

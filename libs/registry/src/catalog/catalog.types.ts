@@ -1,4 +1,5 @@
 import type { ErrorDetail, Risk, ToolDescriptor } from '@toolgate/sdk';
+import type { IntegrityFinding } from '../integrity/integrity.types';
 import type { PluginStatus } from '../persistence/plugin.entity';
 import type { ToolVersionState } from '../persistence/tool-version.entity';
 
@@ -13,6 +14,14 @@ export interface ToolVersionView {
   /** The version's code is loaded in this process (it can run), not only recorded. */
   loaded: boolean;
   descriptor: ToolDescriptor;
+  /** A loaded descriptor that differs from the pinned one, awaiting an admin's approval (its hash, and it for review). */
+  pendingDescriptorHash: string | null;
+  pendingDescriptor: ToolDescriptor | null;
+  /** What the integrity scan found in the newest loaded descriptor; a QUARANTINED version's reasons. */
+  integrityFindings: IntegrityFinding[];
+  /** `tenant/subject` of the admin who approved the pinned hash, and when (epoch ms); null when pinned at first registration. */
+  approvedBy: string | null;
+  approvedAt: number | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -8,6 +8,7 @@ import { InitialCatalog1764460800000 } from './migrations/1764460800000-initial-
 import { ToolUsageExamples1796002800000 } from './migrations/1796002800000-tool-usage-examples.migration';
 import { PlanningSessions1796089200000 } from './migrations/1796089200000-planning-sessions.migration';
 import { RunAudit1796175600000 } from './migrations/1796175600000-run-audit.migration';
+import { ToolIntegrity1796262000000 } from './migrations/1796262000000-tool-integrity.migration';
 import { PlanningSessionEntity } from './planning-session.entity';
 import { PluginEntity } from './plugin.entity';
 import { RoleEntity } from './role.entity';
@@ -31,7 +32,7 @@ export const REGISTRY_ENTITIES = [
   RunEventEntity,
   ApprovalEntity,
 ];
-export const REGISTRY_MIGRATIONS = [InitialCatalog1764460800000, ToolUsageExamples1796002800000, PlanningSessions1796089200000, RunAudit1796175600000];
+export const REGISTRY_MIGRATIONS = [InitialCatalog1764460800000, ToolUsageExamples1796002800000, PlanningSessions1796089200000, RunAudit1796175600000, ToolIntegrity1796262000000];
 
 /** Schema changes go through migrations on both drivers; `synchronize` is never on. */
 export function dataSourceOptions(database: DatabaseOptions): DataSourceOptions {

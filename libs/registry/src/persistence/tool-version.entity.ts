@@ -1,14 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Risk, ToolDescriptor } from '@toolgate/sdk';
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import type { IntegrityFinding } from '../integrity/integrity.types';
+import { epochMillis } from './epoch-millis.transformer';
 
 export enum ToolVersionState {
   ACTIVE = 'ACTIVE',
   CANARY = 'CANARY',
   DISABLED = 'DISABLED',
+  /** Set by the integrity scan only: its descriptor has hidden characters or text aimed at a model. */
+  QUARANTINED = 'QUARANTINED',
 }
 
-/** One version of one tool, with the descriptor pinned by its hash when first registered. */
+/**
+ * One version of one tool, with the descriptor pinned by its hash: when first registered, or when an
+ * admin approves a changed (or quarantined) descriptor, which pins exactly the hash the admin approved.
+ */
 @Entity('tool_versions')
 @Unique('uq_tool_versions_tool_version', ['toolId', 'version'])
 export class ToolVersionEntity {
@@ -48,6 +55,24 @@ export class ToolVersionEntity {
 
   @Column({ type: 'simple-json' })
   descriptor!: ToolDescriptor;
+
+  /** A loaded descriptor whose hash differs from the pinned one: kept for review until an admin approves it. */
+  @Column({ name: 'pending_descriptor_hash', type: 'varchar', length: 64, nullable: true })
+  pendingDescriptorHash!: string | null;
+
+  @Column({ name: 'pending_descriptor', type: 'simple-json', nullable: true })
+  pendingDescriptor!: ToolDescriptor | null;
+
+  /** What the integrity scan found in the newest loaded descriptor (pending, else pinned); empty when clean. */
+  @Column({ name: 'integrity_findings', type: 'simple-json', nullable: true })
+  integrityFindings!: IntegrityFinding[] | null;
+
+  /** `tenant/subject` of the admin who approved the pinned hash; null when it was pinned at first registration. */
+  @Column({ name: 'approved_by', type: 'varchar', length: 300, nullable: true })
+  approvedBy!: string | null;
+
+  @Column({ name: 'approved_at', type: 'bigint', nullable: true, transformer: epochMillis })
+  approvedAt!: number | null;
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;
