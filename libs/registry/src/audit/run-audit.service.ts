@@ -153,7 +153,10 @@ export class RunAuditService {
   }
 
   private serialized<T>(queue: string, work: () => Promise<T>): Promise<T> {
-    const result = (this.queues.get(queue) ?? Promise.resolve()).then(work);
+    // better-sqlite3 answers synchronously, so queued transactions would run back to back as one chain
+    // of microtasks and starve timers and I/O (tool timeouts fire late, clean calls time out): each
+    // write first yields to the event loop.
+    const result = (this.queues.get(queue) ?? Promise.resolve()).then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(work);
     const tail = result.catch(() => undefined);
     this.queues.set(queue, tail);
     void tail.then(() => {
