@@ -1,11 +1,33 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { ExecutorModule, PlanRunner, PlanValidator, type Run, type RunEvent, type RunFilter, RunRecorder, SchemaCache, ToolInvoker } from '@toolgate/executor';
+import {
+  DEFAULT_RESILIENCE_OPTIONS,
+  ExecutorModule,
+  InProcessToolInvoker,
+  type Invocation,
+  IsolatedToolInvoker,
+  PlanRunner,
+  PlanValidator,
+  type ResilienceOptions,
+  ResilientToolInvoker,
+  type Run,
+  type RunEvent,
+  RunEventBus,
+  type RunFilter,
+  RunRecorder,
+  SchemaCache,
+  ToolInvoker,
+  TypeormRunRecorder,
+} from '@toolgate/executor';
 import type { Plan, PlanStep } from '@toolgate/planner';
-import { AccessPolicyService, CatalogService, type Principal, RegistryModule, ToolVersionState } from '@toolgate/registry';
+import { AccessPolicyService, CatalogService, type Principal, RegistryModule, RunAuditService, ToolVersionState } from '@toolgate/registry';
+import { DataSource } from 'typeorm';
+import { type DatabaseKind, testDatabase } from '../support/databases';
 import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
 
 /**
@@ -271,4 +293,246 @@ export async function startExecutor(options: { maxParallel?: number; deadlineMs?
 export function finishedOnce(events: RunEvent[], run: Run): boolean {
   const finished = events.filter((e): e is Extract<RunEvent, { type: 'STEP_FINISHED' }> => e.type === 'STEP_FINISHED').map((e) => e.step.id);
   return finished.length === run.steps.length && new Set(finished).size === run.steps.length && events.filter((e) => e.type === 'RUN_FINISHED').length === 1;
+}
+
+/** mulberry32: a tiny seeded PRNG, so a chaos run replays exactly from its seed. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** FNV-1a, to derive one call attempt's own random stream from (seed, idempotency key, attempt). */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/**
+ * `@fixtures/chaos`: `read` (idempotent, 2 retries, falls back to `backup`), `ledger` (not idempotent,
+ * 2 retries: only failures that prove the call never started may be repeated) and `backup`. Every
+ * `ledger` execution appends its idempotency key to a file (its side effect), which works the same in
+ * this thread and in plugin worker threads. `nap` sleeps `ms` (honouring its signal) for shutdown tests.
+ */
+const chaosSource = (effectsLog: string) => String.raw`
+const { appendFileSync } = require('node:fs');
+const io = {
+  inputSchema: { type: 'object', properties: { key: { type: 'string' }, value: { type: 'string' }, ms: { type: 'integer', minimum: 0 } }, required: ['key'], additionalProperties: false },
+  outputSchema: { type: 'object', properties: { key: { type: 'string' }, value: { type: 'string' } }, required: ['key', 'value'] },
+};
+const base = (name, extra) => ({
+  name,
+  title: 'Chaos ' + name,
+  description: 'Chaos soak fixture ' + name + '. Use only in executor reliability tests; not for real work.',
+  category: ['testing'],
+  tags: ['chaos'],
+  examples: [],
+  ...io,
+  permissions: { scopes: [], risk: 'read' },
+  limits: { timeoutMs: 1000, maxConcurrency: 128, retries: 2, idempotent: true },
+  execution: 'server',
+  ...extra,
+});
+exports.tools = [
+  base('read', { fallback: 'chaos/backup', run: (args) => ({ key: args.key, value: (args.value || '') + 'r' }) }),
+  base('ledger', {
+    permissions: { scopes: [], risk: 'write' },
+    limits: { timeoutMs: 1000, maxConcurrency: 128, retries: 2, idempotent: false },
+    run(args, ctx) {
+      appendFileSync(${JSON.stringify(effectsLog)}, ctx.idempotencyKey + '\n');
+      return { key: args.key, value: (args.value || '') + 'l' };
+    },
+  }),
+  base('backup', { limits: { timeoutMs: 1000, maxConcurrency: 128, retries: 0, idempotent: true }, run: (args) => ({ key: args.key, value: 'backup' }) }),
+  base('nap', {
+    limits: { timeoutMs: 10000, maxConcurrency: 16, retries: 0, idempotent: false },
+    run: (args, ctx) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve({ key: args.key, value: 'rested' }), args.ms || 0);
+        ctx.signal.addEventListener('abort', () => { clearTimeout(timer); reject(new Error('nap interrupted')); }, { once: true });
+      }),
+  }),
+];
+`;
+
+export const CHAOS_ROLES = { chaos: { grants: [{ tools: 'chaos/*', actions: ['discover', 'execute'], maxRisk: 'write' }] } } as const;
+
+export type ChaosFault = 'transient' | 'refused' | 'timeout' | 'invalid-output';
+const CHAOS_FAULTS: readonly ChaosFault[] = ['transient', 'refused', 'timeout', 'invalid-output'];
+
+export interface ChaosSettings {
+  seed: number;
+  /** Share of calls whose first attempt gets a fault. */
+  faultRate: number;
+  /** Chance that a faulted attempt's retry is faulted again (so some calls exhaust their retries). */
+  repeatRate: number;
+}
+
+export interface InjectedFault {
+  key: string;
+  tool: string;
+  attempt: number;
+  fault: ChaosFault;
+}
+
+/**
+ * Fault and latency injection between the resilient invoker and the one that runs the tool. What an
+ * attempt suffers is a function of (seed, idempotency key, attempt) only, so a run replays the same
+ * whatever the scheduling, and a test can predict every outcome from the seed:
+ * - `refused`: ECONNREFUSED before the tool runs (proves it never started: retried even when not idempotent);
+ * - `transient`: the tool ran, then a failure marked transient (retried only when idempotent);
+ * - `timeout`: the tool ran, then the answer never comes (the attempt's timeout fires);
+ * - `invalid-output`: the tool ran and its answer breaks the output schema.
+ * Latency: 0–2 ms for most attempts, 2–5 ms for one in ten, 10–30 ms for one in two hundred.
+ */
+export class ChaosToolInvoker extends ToolInvoker {
+  readonly injected: InjectedFault[] = [];
+  /** Attempts that reached this layer. */
+  attempts = 0;
+  latencyMs = 0;
+
+  constructor(
+    private readonly inner: ToolInvoker,
+    private readonly settings: ChaosSettings,
+  ) {
+    super();
+  }
+
+  /** The fault planned for attempt `attempt` of the call with this idempotency key, or null. */
+  faultFor(key: string, attempt: number): ChaosFault | null {
+    for (let n = 1; n <= attempt; n++) {
+      if (this.stream(key, n)() >= (n === 1 ? this.settings.faultRate : this.settings.repeatRate)) return null;
+    }
+    return CHAOS_FAULTS[Math.floor(this.stream(key, 0)() * CHAOS_FAULTS.length)];
+  }
+
+  latencyFor(key: string, attempt: number): number {
+    const next = this.stream(key, attempt);
+    next();
+    const bucket = next();
+    const within = next();
+    if (bucket < 0.005) return 10 + Math.floor(within * 21);
+    if (bucket < 0.105) return 2 + Math.floor(within * 4);
+    return Math.floor(within * 3);
+  }
+
+  async invoke(invocation: Invocation): Promise<unknown> {
+    const key = invocation.idempotencyKey;
+    const fault = this.faultFor(key, invocation.attempt);
+    const delay = this.latencyFor(key, invocation.attempt);
+    this.attempts++;
+    this.latencyMs += delay;
+    if (fault) this.injected.push({ key, tool: `${invocation.toolId}@${invocation.version}`, attempt: invocation.attempt, fault });
+    if (delay > 0) await sleep(delay, undefined, { signal: invocation.signal });
+    if (fault === 'refused') throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9 (injected before the call)'), { code: 'ECONNREFUSED' });
+    const output = await this.inner.invoke(invocation);
+    if (fault === 'transient') throw Object.assign(new Error('upstream reset after the call (injected)'), { transient: true });
+    if (fault === 'timeout') await untilAbort(invocation.signal);
+    if (fault === 'invalid-output') return { key: 42 };
+    return output;
+  }
+
+  private stream(key: string, attempt: number): () => number {
+    return mulberry32(fnv1a(`${this.settings.seed}|${key}|${attempt}`));
+  }
+}
+
+const untilAbort = (signal: AbortSignal): Promise<never> =>
+  new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+
+export interface ChaosHarness {
+  runner: PlanRunner;
+  chaos: ChaosToolInvoker;
+  resilient: ResilientToolInvoker;
+  audit: RunAuditService;
+  dataSource: DataSource;
+  owner: Principal;
+  /** Side effects of `chaos/ledger`: executions per idempotency key. */
+  effects: () => Map<string, number>;
+  close: () => Promise<void>;
+}
+
+export interface ChaosOptions extends ChaosSettings {
+  database: DatabaseKind;
+  /** `worker`: tools run in plugin worker threads (IsolatedToolInvoker); `none`: in this thread. */
+  isolation: 'none' | 'worker';
+  maxParallel?: number;
+  drainTimeoutMs?: number;
+}
+
+/**
+ * The production stack for chaos tests: registry on a real database with the chaos plugin, PlanRunner,
+ * ResilientToolInvoker over ChaosToolInvoker over the in-process or isolated invoker, and the TypeORM
+ * run recorder, wired the way the gateway wires them.
+ */
+export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHarness> {
+  const work = mkdtempSync(join(tmpdir(), 'toolgate-chaos-'));
+  const pluginDir = join(work, 'plugins');
+  const effectsLog = join(work, 'effects.log');
+  writeFileSync(effectsLog, '');
+  writePlugin(pluginDir, { folder: 'chaos', packageJson: pluginPackage('@fixtures/chaos', '1.0.0'), entry: chaosSource(effectsLog) });
+  const policyFile = join(work, 'policy.json');
+  writePolicy(policyFile, CHAOS_ROLES);
+  const db = await testDatabase(options.database);
+  const resilience: ResilienceOptions = {
+    ...DEFAULT_RESILIENCE_OPTIONS,
+    retry: { baseDelayMs: 5, maxDelayMs: 50 },
+    drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_RESILIENCE_OPTIONS.drainTimeoutMs,
+  };
+  const isolated = options.isolation === 'worker';
+  const inner: Provider = isolated
+    ? { provide: IsolatedToolInvoker, inject: [CatalogService], useFactory: (catalog: CatalogService) => new IsolatedToolInvoker(catalog, { heapMb: 64, poolSize: 4, killGraceMs: 50, netHosts: [] }) }
+    : { provide: InProcessToolInvoker, inject: [CatalogService], useFactory: (catalog: CatalogService) => new InProcessToolInvoker(catalog) };
+  const settings: ChaosSettings = { seed: options.seed, faultRate: options.faultRate, repeatRate: options.repeatRate };
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      RegistryModule.forRoot({ database: db.options, pluginDirs: [pluginDir], policyFile, newVersionState: ToolVersionState.ACTIVE, isGlobal: true }),
+      ExecutorModule.forRoot({
+        maxParallel: options.maxParallel ?? 4,
+        deadlineMs: 60_000,
+        maxSteps: 20,
+        maxReplans: 0,
+        providers: [
+          RunEventBus,
+          { provide: RunRecorder, useClass: TypeormRunRecorder },
+          inner,
+          { provide: ChaosToolInvoker, inject: [isolated ? IsolatedToolInvoker : InProcessToolInvoker], useFactory: (invoker: ToolInvoker) => new ChaosToolInvoker(invoker, settings) },
+          {
+            provide: ResilientToolInvoker,
+            inject: [ChaosToolInvoker, CatalogService],
+            useFactory: (invoker: ToolInvoker, catalog: CatalogService) => new ResilientToolInvoker(invoker, catalog, resilience),
+          },
+          { provide: ToolInvoker, useExisting: ResilientToolInvoker },
+        ],
+      }),
+    ],
+  }).compile();
+  const app = await moduleRef.init();
+  if (isolated) await Promise.all(['read', 'ledger', 'backup', 'nap'].map((name) => app.get(IsolatedToolInvoker).warm(`chaos/${name}`, '1.0.0')));
+  return {
+    runner: app.get(PlanRunner),
+    chaos: app.get(ChaosToolInvoker),
+    resilient: app.get(ResilientToolInvoker),
+    audit: app.get(RunAuditService),
+    dataSource: app.get(DataSource),
+    owner: principal('chaos-monkey', ['chaos']),
+    effects: () => {
+      const counts = new Map<string, number>();
+      for (const key of readFileSync(effectsLog, 'utf8').split('\n').filter(Boolean)) counts.set(key, (counts.get(key) ?? 0) + 1);
+      return counts;
+    },
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
 }
