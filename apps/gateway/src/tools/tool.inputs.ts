@@ -79,3 +79,19 @@ export class SetToolVersionStateInput {
   @IsEnum(ToolVersionState)
   state!: ToolVersionState;
 }
+
+@InputType({ description: 'The exact descriptor hash the admin reviewed; refused if another one has loaded since.' })
+export class ApproveToolVersionInput {
+  @Field()
+  @Matches(/^[a-z0-9][a-z0-9._-]*\/[a-z][a-z0-9_-]*$/, { message: 'toolId must be namespace/name' })
+  toolId!: string;
+
+  @Field()
+  @IsString()
+  @MaxLength(64)
+  version!: string;
+
+  @Field()
+  @Matches(/^[0-9a-f]{64}$/, { message: 'descriptorHash must be a sha256 in lowercase hex' })
+  descriptorHash!: string;
+}

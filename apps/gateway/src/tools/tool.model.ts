@@ -21,16 +21,30 @@ export class ToolLimits {
   @Field() idempotent!: boolean;
 }
 
+@ObjectType({ description: 'Why the integrity scan quarantined a descriptor: where, which rule, and what (never quoting the text).' })
+export class IntegrityFinding {
+  @Field({ description: 'JSON pointer into the descriptor.' }) path!: string;
+  @Field({ description: 'e.g. hidden-zero-width, ignore-instructions.' }) rule!: string;
+  @Field() message!: string;
+}
+
 @ObjectType()
 export class ToolVersion {
   @Field() version!: string;
   @Field(() => ToolVersionState) state!: ToolVersionState;
   @Field(() => String, { nullable: true, description: 'Why the system set this state, e.g. a descriptor changed without a version bump.' })
   stateReason!: string | null;
-  @Field({ description: 'sha256 of the canonical descriptor, pinned when the version was first registered.' })
+  @Field({ description: 'sha256 of the canonical descriptor, pinned when the version was first registered or when an admin approved it.' })
   descriptorHash!: string;
   @Field() packageName!: string;
   @Field({ description: 'The version code is loaded in this server and can run.' }) loaded!: boolean;
+  @Field(() => String, { nullable: true, description: 'Hash of a changed descriptor loaded for this version, awaiting approveToolVersion.' })
+  pendingDescriptorHash!: string | null;
+  @Field(() => [IntegrityFinding], { description: 'What the integrity scan found in the newest loaded descriptor (a QUARANTINED version shows why).' })
+  integrityFindings!: IntegrityFinding[];
+  @Field(() => String, { nullable: true, description: 'tenant/subject of the admin who approved the pinned hash; null when pinned at first registration.' })
+  approvedBy!: string | null;
+  @Field(() => Date, { nullable: true }) approvedAt!: Date | null;
   @Field() createdAt!: Date;
 
   static from(v: ToolVersionView): ToolVersion {
@@ -41,6 +55,10 @@ export class ToolVersion {
       descriptorHash: v.descriptorHash,
       packageName: v.packageName,
       loaded: v.loaded,
+      pendingDescriptorHash: v.pendingDescriptorHash,
+      integrityFindings: v.integrityFindings,
+      approvedBy: v.approvedBy,
+      approvedAt: v.approvedAt === null ? null : new Date(v.approvedAt),
       createdAt: v.createdAt,
     };
   }

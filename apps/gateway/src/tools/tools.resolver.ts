@@ -2,7 +2,7 @@ import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { AccessPolicyService, CatalogService, type Principal } from '@toolgate/registry';
 import { CurrentPrincipal } from '../auth/principal.guard';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
-import { SearchToolsInput, SetToolVersionStateInput, ToolFilterInput } from './tool.inputs';
+import { ApproveToolVersionInput, SearchToolsInput, SetToolVersionStateInput, ToolFilterInput } from './tool.inputs';
 import { MatchExplanation, Plugin, PluginLoadReport, Tool, ToolMatch } from './tool.model';
 
 @Resolver(() => Tool)
@@ -41,8 +41,15 @@ export class ToolsResolver {
     return this.catalog.loadPlugins();
   }
 
-  @Mutation(() => Tool, { description: 'Set one version ACTIVE, CANARY or DISABLED (admins).' })
+  @Mutation(() => Tool, { description: 'Set one version ACTIVE, CANARY or DISABLED (admins); a version awaiting approval needs approveToolVersion.' })
   async setToolVersionState(@CurrentPrincipal() principal: Principal, @Args('input') input: SetToolVersionStateInput): Promise<Tool> {
     return Tool.from(await this.catalog.setVersionState(principal, input.toolId, input.version, input.state));
+  }
+
+  @Mutation(() => Tool, {
+    description: 'Approve exactly this descriptor hash of a version (a changed or quarantined descriptor): pins it and makes the version ACTIVE (admins).',
+  })
+  async approveToolVersion(@CurrentPrincipal() principal: Principal, @Args('input') input: ApproveToolVersionInput): Promise<Tool> {
+    return Tool.from(await this.catalog.approveVersion(principal, input.toolId, input.version, input.descriptorHash));
   }
 }
