@@ -3,7 +3,7 @@ import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { TerminusModule } from '@nestjs/terminus';
-import { ExecutorModule, ResilientToolInvoker, ToolInvoker } from '@toolgate/executor';
+import { ExecutorModule, HealthGatedToolInvoker, ToolInvoker } from '@toolgate/executor';
 import { PlannerModule } from '@toolgate/planner';
 import { RegistryModule } from '@toolgate/registry';
 import { RetrievalModule } from '@toolgate/retrieval';
@@ -41,7 +41,7 @@ export class CoreModule {
         PlannerModule.forRoot({ ...config.planner, isGlobal: true }),
         RunAuditModule,
         ToolExecutionModule.forRoot(config.resilience),
-        ExecutorModule.forRoot({ ...config.executor, isGlobal: true, providers: [{ provide: ToolInvoker, useExisting: ResilientToolInvoker }] }),
+        ExecutorModule.forRoot({ ...config.executor, isGlobal: true, providers: [{ provide: ToolInvoker, useExisting: HealthGatedToolInvoker }] }),
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase, RunTaskUseCase, ExecutePlanUseCase, RunAccessService],
       exports: [APP_CONFIG, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase, RunTaskUseCase, ExecutePlanUseCase, RunAccessService],

@@ -5,6 +5,7 @@ export { TypeormRunRecorder } from './audit/typeorm-run-recorder';
 export { DEFAULT_EXECUTOR_OPTIONS, type ExecutorEnv, type ExecutorModuleOptions, executorEnvSchema, executorOptionsFromEnv } from './executor.config';
 export { ExecutorModule } from './executor.module';
 export { EXECUTOR_OPTIONS, type ExecutorModuleExtras } from './executor.module-definition';
+export { HealthGatedToolInvoker } from './health/health-gated.tool-invoker';
 export { HealthMonitor, type HealthTargets, type ToolHealth } from './health/health.monitor';
 export { type HealthVerdict, InProcessHealthProbe, ToolHealthProbe } from './health/tool-health.probe';
 export { IsolatedToolInvoker, type PluginCodeLookup } from './isolation/isolated.tool-invoker';

@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
-import { HealthMonitor, InProcessHealthProbe, InProcessToolInvoker, IsolatedToolInvoker, ResilientToolInvoker, ToolHealthProbe, ToolInvoker } from '@toolgate/executor';
+import { HealthGatedToolInvoker, HealthMonitor, InProcessHealthProbe, InProcessToolInvoker, IsolatedToolInvoker, ResilientToolInvoker, ToolHealthProbe, ToolInvoker } from '@toolgate/executor';
 import { CatalogService } from '@toolgate/registry';
 import type { AppConfig } from '../config/app.config';
 
@@ -8,7 +8,8 @@ import type { AppConfig } from '../config/app.config';
  * tool@version) over plugin workers that can be terminated (TOOLGATE_TOOL_ISOLATION=worker, the
  * default) or over in-process calls (`none`). The health monitor probes through the same layer.
  * Each is its own provider so Nest shuts each down (workers terminated, calls drained); the
- * executor's ToolInvoker is the resilient one.
+ * executor's ToolInvoker is the resilient one behind a health gate (an unhealthy version is not
+ * called, so the runner uses its fallback).
  */
 @Global()
 @Module({})
@@ -36,8 +37,13 @@ export class ToolExecutionModule {
           inject: [CatalogService, ToolHealthProbe],
           useFactory: (catalog: CatalogService, healthProbe: ToolHealthProbe) => new HealthMonitor(catalog, healthProbe, settings.health),
         },
+        {
+          provide: HealthGatedToolInvoker,
+          inject: [ResilientToolInvoker, HealthMonitor],
+          useFactory: (resilient: ResilientToolInvoker, monitor: HealthMonitor) => new HealthGatedToolInvoker(resilient, monitor),
+        },
       ],
-      exports: [ResilientToolInvoker, HealthMonitor],
+      exports: [ResilientToolInvoker, HealthMonitor, HealthGatedToolInvoker],
     };
   }
 }

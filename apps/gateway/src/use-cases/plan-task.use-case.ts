@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
+import { HealthMonitor } from '@toolgate/executor';
 import {
   emptySession,
   followUpOf,
@@ -57,6 +58,7 @@ export class PlanTaskUseCase {
     private readonly planner: Planner,
     private readonly describer: ImageDescriber,
     @Inject(PLANNER_OPTIONS) private readonly options: PlannerModuleOptions,
+    private readonly health: HealthMonitor,
   ) {}
 
   async select(task: TaskInput, principal: Principal): Promise<PlanTaskResult<Selection>> {
@@ -124,19 +126,21 @@ export class PlanTaskUseCase {
    * in toolChoice or used in the previous turn when it may still discover it (never otherwise).
    */
   private async candidates(task: TaskInput, previous: SessionTurn | null, principal: Principal): Promise<PlanningCandidate[]> {
-    const { hits } = await this.retriever.search(task.text, this.options.candidates, { scope: this.access.discoveryScope(principal) });
+    // Unhealthy versions are never candidates: ask for as many more as there are, then drop them.
+    const unhealthy = this.health.snapshot().filter((verdict) => !verdict.healthy).length;
+    const { hits } = await this.retriever.search(task.text, this.options.candidates + unhealthy, { scope: this.access.discoveryScope(principal) });
     const candidates: PlanningCandidate[] = [];
     const add = (ref: string, score: number) => {
       try {
         const { tool, version } = this.catalog.resolve(ref, principal);
-        if (candidates.some((c) => c.id === tool.id)) return;
+        if (candidates.some((c) => c.id === tool.id) || !this.health.isHealthy(tool.id, version.version)) return;
         candidates.push({ id: tool.id, version: version.version, descriptor: version.descriptor, score, rank: candidates.length + 1 });
       } catch (error) {
         // A hit the catalog no longer shows (drift), or a named tool the caller may not see: not a candidate.
         if (!(error instanceof ToolgateError)) throw error;
       }
     };
-    for (const hit of hits) add(hit.id, hit.fused);
+    for (const hit of hits) if (candidates.length < this.options.candidates) add(hit.id, hit.fused);
     const choice = task.toolChoice;
     if (choice && typeof choice === 'object') add(choice.tool, 0);
     for (const call of previous?.calls ?? []) add(call.tool, 0);

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
+import { HealthMonitor } from '@toolgate/executor';
 import { ImageDescriber, type ImageDescription } from '@toolgate/planner';
 import { AccessPolicyService, CatalogService, type Principal, type ToolView } from '@toolgate/registry';
 import { RETRIEVAL_OPTIONS, type RetrievalModuleOptions, type RetrievedTool, ToolRetriever } from '@toolgate/retrieval';
@@ -29,6 +30,7 @@ export class SearchToolsUseCase {
     private readonly access: AccessPolicyService,
     @Inject(RETRIEVAL_OPTIONS) private readonly options: RetrievalModuleOptions,
     private readonly describer: ImageDescriber,
+    private readonly health: HealthMonitor,
   ) {}
 
   async execute(command: SearchToolsCommand, principal: Principal): Promise<ToolSearchResult[]> {
@@ -49,15 +51,20 @@ export class SearchToolsUseCase {
     return tracer.startActiveSpan('toolgate.retrieve', async (span) => {
       try {
         span.setAttributes({ 'toolgate.k': k, 'toolgate.index.driver': this.retriever.index.driver, 'toolgate.embedder': this.retriever.model, 'toolgate.images': images.length });
-        const { hits } = await this.retriever.search(query, k, { scope: this.access.discoveryScope(principal) });
+        // Unhealthy versions are not offered: ask for as many more as there are, then drop them.
+        const unhealthy = this.health.snapshot().filter((verdict) => !verdict.healthy).length;
+        const { hits } = await this.retriever.search(query, k + unhealthy, { scope: this.access.discoveryScope(principal) });
         // The index filter already applied the grants; the catalog check is the authority if they drift.
-        const results = hits.flatMap((hit) => {
-          try {
-            return [{ tool: this.catalog.resolve(hit.id, principal).tool, hit, images }];
-          } catch {
-            return [];
-          }
-        });
+        const results = hits
+          .filter((hit) => this.health.isHealthy(hit.id, hit.version))
+          .slice(0, k)
+          .flatMap((hit) => {
+            try {
+              return [{ tool: this.catalog.resolve(hit.id, principal).tool, hit, images }];
+            } catch {
+              return [];
+            }
+          });
         span.setAttribute('toolgate.hits', results.length);
         return results;
       } finally {

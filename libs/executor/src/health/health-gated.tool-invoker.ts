@@ -1,0 +1,30 @@
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { type Invocation, ToolInvoker } from '../runtime/tool-invoker.port';
+import type { HealthMonitor } from './health.monitor';
+
+/**
+ * Refuses to call a tool version its health check last found unhealthy: UNAVAILABLE without running
+ * it, which is what makes the runner use the step's fallback. The version is called again as soon as
+ * a check finds it healthy.
+ */
+export class HealthGatedToolInvoker extends ToolInvoker {
+  constructor(
+    private readonly inner: ToolInvoker,
+    private readonly health: Pick<HealthMonitor, 'isHealthy'>,
+  ) {
+    super();
+  }
+
+  async invoke(invocation: Invocation): Promise<unknown> {
+    if (!this.health.isHealthy(invocation.toolId, invocation.version)) {
+      const error = new ToolgateError(ErrorCode.UNAVAILABLE, `${invocation.toolId}@${invocation.version} is unhealthy (its health check failed); not called`);
+      await invocation.onAttempt?.({ attempt: invocation.attempt, outcome: 'FAILED', error: { code: error.code, message: error.message }, durationMs: 0 });
+      throw error;
+    }
+    return this.inner.invoke(invocation);
+  }
+
+  override prepare(toolId: string, version: string, signal: AbortSignal): Promise<void> {
+    return this.inner.prepare(toolId, version, signal);
+  }
+}
