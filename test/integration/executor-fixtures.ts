@@ -456,6 +456,8 @@ export interface ChaosHarness {
   audit: RunAuditService;
   dataSource: DataSource;
   owner: Principal;
+  /** The database the registry and the audit use (still there after `close` for SQLite, to read the audit back). */
+  database: Awaited<ReturnType<typeof testDatabase>>['options'];
   /** Side effects of `chaos/ledger`: executions per idempotency key. */
   effects: () => Map<string, number>;
   close: () => Promise<void>;
@@ -525,6 +527,7 @@ export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHa
     audit: app.get(RunAuditService),
     dataSource: app.get(DataSource),
     owner: principal('chaos-monkey', ['chaos']),
+    database: db.options,
     effects: () => {
       const counts = new Map<string, number>();
       for (const key of readFileSync(effectsLog, 'utf8').split('\n').filter(Boolean)) counts.set(key, (counts.get(key) ?? 0) + 1);
