@@ -1,12 +1,23 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { PlanValidator, SchemaCache } from '@toolgate/executor';
-import { AccessPolicyService, CatalogService, IntegrityRule, type Principal, RegistryModule, ToolVersionState, type ToolVersionView } from '@toolgate/registry';
+import {
+  AccessPolicyService,
+  CatalogService,
+  discoverPluginPackages,
+  IntegrityRule,
+  loadPlugin,
+  type Principal,
+  RegistryModule,
+  scanDescriptor,
+  ToolVersionState,
+  type ToolVersionView,
+} from '@toolgate/registry';
 import { RetrievalModule, retrievalEnvSchema, retrievalOptionsFromEnv, ToolRetriever } from '@toolgate/retrieval';
-import { ErrorCode } from '@toolgate/sdk';
+import { ErrorCode, toDescriptor } from '@toolgate/sdk';
 import { DataSource } from 'typeorm';
 import { SyncToolIndexUseCase } from '../../apps/gateway/src/use-cases/sync-tool-index.use-case';
 import { type DatabaseKind, testDatabase } from '../support/databases';
@@ -239,5 +250,43 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('tool integrity on %s', (kin
     expect(released).toMatchObject({ state: ToolVersionState.ACTIVE, loaded: true, descriptorHash: hash, approvedBy: 'acme/bob' });
     expect(released.integrityFindings).toHaveLength(2);
     expect(await search('zeppelin timetables for a city')).toContain('poisoned/lookup');
+  });
+});
+
+/** False positives on real descriptions: every one below is benign, so every finding would be one. */
+describe('the integrity scan on real tool descriptions', () => {
+  const datasets = process.env.TOOLGATE_DATASETS ?? resolve(__dirname, '../../../shared/datasets');
+  const flagged = (items: Array<{ id: string; descriptor: unknown }>) => items.flatMap(({ id, descriptor }) => scanDescriptor(descriptor).map((f) => `${id}${f.path} ${f.rule}`));
+
+  it('finds nothing in the bundled plugins', async () => {
+    const tools = (await discoverPluginPackages([resolve(__dirname, '../../plugins')])).flatMap((discovered) => {
+      const loaded = loadPlugin(discovered);
+      if (!loaded.ok) throw loaded.error;
+      return loaded.tools.map((m) => ({ id: `${loaded.namespace}/${m.name}`, descriptor: toDescriptor(m) }));
+    });
+    expect(tools.length).toBeGreaterThanOrEqual(20);
+    expect(flagged(tools)).toEqual([]);
+  });
+
+  it("finds nothing in the evaluation datasets' tool descriptions", () => {
+    const sets = readdirSync(datasets, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(datasets, entry.name, 'eval', 'tools.jsonl')))
+      .map((entry) => entry.name);
+    expect(sets.length).toBeGreaterThanOrEqual(3);
+    const tools = sets.flatMap((name) =>
+      readFileSync(join(datasets, name, 'eval', 'tools.jsonl'), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as { id: string; name: string; description: string; text?: string })
+        .map((t) => ({ id: `${name}:${t.id}`, descriptor: { name: t.name, description: t.description, text: t.text } })),
+    );
+    expect(tools.length).toBeGreaterThan(4000);
+    expect(flagged(tools)).toEqual([]);
+  });
+
+  it('finds nothing in descriptions written for a model (MetaTool plugins, description_for_model)', () => {
+    const plugins = JSON.parse(readFileSync(join(datasets, 'metatool_toole', 'plugin_info.json'), 'utf8')) as Array<{ name_for_model: string; description_for_model: string }>;
+    expect(plugins.length).toBeGreaterThan(300);
+    expect(flagged(plugins.map((p) => ({ id: p.name_for_model, descriptor: { description: p.description_for_model } })))).toEqual([]);
   });
 });
