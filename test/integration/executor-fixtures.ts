@@ -422,6 +422,11 @@ export class ChaosToolInvoker extends ToolInvoker {
     return Math.floor(within * 3);
   }
 
+  /** Start-up of what runs the tool (a worker loading the plugin) is not part of the chaos: passed straight through. */
+  override prepare(toolId: string, version: string, signal: AbortSignal): Promise<void> {
+    return this.inner.prepare(toolId, version, signal);
+  }
+
   async invoke(invocation: Invocation): Promise<unknown> {
     const key = invocation.idempotencyKey;
     const fault = this.faultFor(key, invocation.attempt);
@@ -519,6 +524,7 @@ export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHa
     ],
   }).compile();
   const app = await moduleRef.init();
+  // A cold burst is not what the soak measures: the plugin's workers start and load before it.
   if (isolated) await Promise.all(['read', 'ledger', 'backup', 'nap'].map((name) => app.get(IsolatedToolInvoker).warm(`chaos/${name}`, '1.0.0')));
   return {
     runner: app.get(PlanRunner),
