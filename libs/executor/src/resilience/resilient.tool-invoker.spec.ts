@@ -84,7 +84,10 @@ describe('ResilientToolInvoker', () => {
     await expect(codeOf(invoker.invoke(call('x/hang')))).resolves.toBe(ErrorCode.TIMEOUT);
     expect(inner.calls[0].signal.aborted).toBe(true);
     await sleep(5);
-    expect(openResources()).toEqual(before);
+    // Timers of the test harness may end meanwhile; the call must not leave any of its own.
+    const counts = (resources: string[]) => resources.reduce<Record<string, number>>((all, r) => ({ ...all, [r]: (all[r] ?? 0) + 1 }), {});
+    const after = counts(openResources());
+    for (const [kind, count] of Object.entries(after)) expect(count).toBeLessThanOrEqual(counts(before)[kind] ?? 0);
   });
 
   it('opens the breaker after consecutive failures; later calls fail fast with CIRCUIT_OPEN and never reach the tool', async () => {
