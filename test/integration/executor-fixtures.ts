@@ -34,7 +34,7 @@ import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
  * `@fixtures/probe`: small real tools (loaded by the registry like any plugin) that record what reached
  * them in a module-level `probe` object the tests read through Node's own module cache.
  */
-const PROBE_SOURCE = String.raw`
+const PROBE_SOURCE = `
 const probe = { active: 0, peak: 0, calls: [], aborted: [], wiped: [], received: [] };
 exports.probe = probe;
 const sleep = (ms, signal) => new Promise((resolve) => { const t = setTimeout(resolve, ms); signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true }); });

@@ -85,7 +85,11 @@ describe('ResilientToolInvoker', () => {
     expect(inner.calls[0].signal.aborted).toBe(true);
     await sleep(5);
     // Timers of the test harness may end meanwhile; the call must not leave any of its own.
-    const counts = (resources: string[]) => resources.reduce<Record<string, number>>((all, r) => ({ ...all, [r]: (all[r] ?? 0) + 1 }), {});
+    const counts = (resources: string[]) => {
+      const byKind: Record<string, number> = {};
+      for (const kind of resources) byKind[kind] = (byKind[kind] ?? 0) + 1;
+      return byKind;
+    };
     const after = counts(openResources());
     for (const [kind, count] of Object.entries(after)) expect(count).toBeLessThanOrEqual(counts(before)[kind] ?? 0);
   });
