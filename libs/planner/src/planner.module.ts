@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ToolRetriever } from '@toolgate/retrieval';
 import { fillArguments } from './arguments/argument-filler';
-import type { TaskImage } from './plan/plan.types';
 import type { PlannerModuleOptions } from './planner.config';
 import { createPlanner } from './planner.factory';
 import { PLANNER_OPTIONS, PlannerConfigurableModule } from './planner.module-definition';
@@ -23,7 +22,7 @@ import { ImageDescriber } from './understanding/image-describer.port';
       useFactory: (options: PlannerModuleOptions, retriever?: ToolRetriever) =>
         createPlanner(options, {
           embedder: retriever?.embedder ?? null,
-          fillArguments: (text, schema, context) => fillArguments(text, schema, { ...context, images: context.images as TaskImage[] | undefined }),
+          fillArguments,
         }),
     },
   ],

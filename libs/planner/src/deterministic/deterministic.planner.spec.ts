@@ -131,7 +131,7 @@ describe('DeterministicPlanner', () => {
       const schema = object({ a: { type: 'string' }, b: { type: 'string' } }, ['a', 'b']);
       expect(fillsCompletely(schema, { arguments: { a: 'x', b: 'y' } })).toBe(true);
       expect(fillsCompletely(schema, { arguments: { a: 'x' } })).toBe(false);
-      expect(fillsCompletely(schema, { arguments: { a: 'x', b: 'y' }, ambiguous: [{ path: '/b' }] })).toBe(false);
+      expect(fillsCompletely(schema, { arguments: { a: 'x', b: 'y' }, ambiguous: [{ path: '/b', options: ['y', 'z'] }] })).toBe(false);
       expect(fillsCompletely(object({ zone: { type: 'string' } }), { arguments: { zone: 'Asia/Tokyo' } })).toBe(true);
       expect(fillsCompletely(object({ zone: { type: 'string' } }), { arguments: {} })).toBe(false);
     });
