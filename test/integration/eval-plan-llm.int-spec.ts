@@ -1,12 +1,13 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readTaskBench, setF1, splitSamples } from '@toolgate/planner';
 import { ErrorCode, type ToolgateError } from '@toolgate/sdk';
 import { type EvalPlanFlags, runPlanEval } from '../../apps/gateway/src/cli/eval-plan.command';
+import { datasetsDir } from '../support/datasets';
 import { chatCompletion, type OpenAIWireServer, type RecordedRequest, startOpenAIWireServer } from '../support/openai-wire-server';
 
 /** `toolgate eval plan --planner llm` end to end: UltraTool samples, the real openai client, scripted plans on the wire. */
 
-const datasets = process.env.TOOLGATE_DATASETS ?? resolve(__dirname, '../../../shared/datasets');
+const datasets = datasetsDir();
 const dir = join(datasets, 'ultratool');
 const COMPLETIONS = '/v1/chat/completions';
 const flags: EvalPlanFlags = { dataset: dir, split: 'test', planner: 'llm', embedder: 'none', k: 5, limit: 3, learn: true };

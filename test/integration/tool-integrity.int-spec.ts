@@ -21,6 +21,7 @@ import { ErrorCode, toDescriptor } from '@toolgate/sdk';
 import { DataSource } from 'typeorm';
 import { SyncToolIndexUseCase } from '../../apps/gateway/src/use-cases/sync-tool-index.use-case';
 import { type DatabaseKind, testDatabase } from '../support/databases';
+import { datasetsDir } from '../support/datasets';
 import { echoPlugin, pluginPackage, toolSource, writePlugin } from '../support/plugin-fixtures';
 
 const POLICY = `
@@ -255,7 +256,7 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('tool integrity on %s', (kin
 
 /** False positives on real descriptions: every one below is benign, so every finding would be one. */
 describe('the integrity scan on real tool descriptions', () => {
-  const datasets = process.env.TOOLGATE_DATASETS ?? resolve(__dirname, '../../../shared/datasets');
+  const datasets = datasetsDir();
   const flagged = (items: Array<{ id: string; descriptor: unknown }>) => items.flatMap(({ id, descriptor }) => scanDescriptor(descriptor).map((f) => `${id}${f.path} ${f.rule}`));
 
   it('finds nothing in the bundled plugins', async () => {

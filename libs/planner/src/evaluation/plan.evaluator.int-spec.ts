@@ -1,11 +1,12 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createRetriever } from '@toolgate/retrieval';
+import { datasetsDir } from '../../../../test/support/datasets';
 import { DeterministicPlanner } from '../deterministic/deterministic.planner';
 import { evaluatePlanner, type PlanEvalResult } from './plan.evaluator';
 import { readTaskBench } from './taskbench.reader';
 
 /** The shared evaluation sets sit next to the repository (`../shared/datasets`), or where TOOLGATE_DATASETS says. */
-const datasets = process.env.TOOLGATE_DATASETS ?? resolve(__dirname, '../../../../../shared/datasets');
+const datasets = datasetsDir();
 
 describe('plan evaluation on a slice of UltraTool test', () => {
   async function run(): Promise<PlanEvalResult> {
