@@ -55,4 +55,14 @@ describe('evaluateRetrieval', () => {
     });
     await expect(evaluateRetrieval(over(new EmbeddedToolIndex()), tools, queries, { split: 'test', trainSplit: 'test', ks: [5] })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS });
   });
+  it('scores the tuning draw and the holdout as disjoint parts that together make the split', async () => {
+    const many: EvalQuery[] = Array.from({ length: 200 }, (_, i) => ({ qid: `q${i}`, query: `rain forecast ${i}`, gold: ['weather'], split: 'all' }));
+    const run = (score: 'tuning' | 'holdout') => evaluateRetrieval(over(new EmbeddedToolIndex()), tools, many, { split: 'all', seed: 7, tuning: { fraction: 0.2, score }, ks: [1] });
+    const [tuning, holdout] = await Promise.all([run('tuning'), run('holdout')]);
+    expect(tuning.queries + holdout.queries).toBe(200);
+    expect(tuning.queries).toBeGreaterThan(20);
+    expect(tuning.queries).toBeLessThan(60);
+    expect(tuning.trainQueries).toBe(0);
+    expect((await run('tuning')).queries).toBe(tuning.queries);
+  });
 });

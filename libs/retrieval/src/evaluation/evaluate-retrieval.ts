@@ -13,6 +13,11 @@ export interface RetrievalEvalOptions {
   /** Instead: this fraction of `split` (chosen by a seeded hash of the qid) becomes usage examples; the rest is scored. */
   trainFraction?: number;
   seed?: number;
+  /**
+   * Tuning draw for a set without a development split: this fraction of `split` (a seeded hash of the
+   * qid) is the tuning part; `score` picks which part is scored, so settings tuned on one are reported on the other.
+   */
+  tuning?: { fraction: number; score: 'tuning' | 'holdout' };
   /** Score only this many of the scored queries, drawn with the seed (quick iteration on a large set). */
   sample?: number;
   ks: number[];
@@ -58,6 +63,11 @@ export async function evaluateRetrieval(retriever: ToolRetriever, tools: EvalToo
   } else if (options.trainFraction !== undefined) {
     train = inSplit.filter((q) => draw(q.qid, seed) < (options.trainFraction as number));
     scored = inSplit.filter((q) => draw(q.qid, seed) >= (options.trainFraction as number));
+  }
+  if (options.tuning) {
+    const { fraction, score } = options.tuning;
+    // Its own draw, independent of the training and sample draws.
+    scored = scored.filter((q) => draw(q.qid, seed + 2) < fraction === (score === 'tuning'));
   }
   if (options.sample !== undefined && options.sample < scored.length) {
     // Another draw than the training one, so the sample is not skewed towards either side of it.
