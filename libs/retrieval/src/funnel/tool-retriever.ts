@@ -116,7 +116,7 @@ export class ToolRetriever {
   }
 
   /** Both sides for one text, fused, the head reranked. */
-  private async rankOne(text: string, vector: Float32Array | undefined, filter: ToolSearchFilter) {
+  private async rankOne(text: string, vector: Float32Array | undefined, filter: ToolSearchFilter, request: string) {
     const [lexical, semantic] = await Promise.all([
       this.index.lexical(text, this.options.recallK, filter),
       this.embedder && vector ? this.index.semantic(vector, this.options.recallK, filter, this.embedder.model) : Promise.resolve([] as RankedHit[]),
@@ -127,6 +127,7 @@ export class ToolRetriever {
     const head = await this.reranker.rerank(
       text,
       fused.slice(0, depth).map((candidate) => ({ candidate, doc: this.documents.get(candidate.id) })),
+      request,
     );
     return { lexical, semantic, ranked: [...head, ...fused.slice(depth)] };
   }
@@ -137,7 +138,7 @@ export class ToolRetriever {
         const clauses = this.options.decomposition ? decomposeQuery(text, this.options.decomposition) : [text];
         const texts = clauses.length > 1 ? [text, ...clauses] : [text];
         const vectors = this.embedder ? await this.embedder.embed(texts, 'query') : [];
-        const [whole, ...parts] = await Promise.all(texts.map((t, i) => this.rankOne(t, vectors[i], filter)));
+        const [whole, ...parts] = await Promise.all(texts.map((t, i) => this.rankOne(t, vectors[i], filter, text)));
         const noMatch = whole.lexical.length === 0 && (whole.semantic[0]?.score ?? Number.NEGATIVE_INFINITY) < this.options.minSimilarity;
         const merged: FusedCandidate[] =
           parts.length === 0

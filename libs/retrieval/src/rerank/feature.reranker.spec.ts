@@ -62,4 +62,19 @@ describe('FeatureReranker', () => {
       [a.id, 2],
     ]);
   });
+  it('weighs a short query by its own weights and a longer one by the general weights', async () => {
+    const none = { fused: 0, lexicalRank: 0, semanticRank: 0, nameCoverage: 0, nameMention: 0, parameterCoverage: 0, queryCoverage: 0, cosine: 0 };
+    const reranker = new FeatureReranker({ ...none, lexicalRank: 1 }, { maxTerms: 3, weights: { ...none, cosine: 1 } });
+    const keyword: FusedCandidate = { ...fused(weather, 0.02, 0.2), lexical: { rank: 1, score: 9, matchedTerms: ['rain'] } };
+    const semantic: FusedCandidate = { ...fused(growth, 0.01, 0.9) };
+    const first = async (query: string) =>
+      (
+        await reranker.rerank(
+          query,
+          [keyword, semantic].map((candidate, i) => ({ candidate, doc: [weather, growth][i] })),
+        )
+      )[0].id;
+    expect(await first('rain tomorrow')).toBe(growth.id);
+    expect(await first('rain tomorrow in paris city centre afternoon')).toBe(weather.id);
+  });
 });

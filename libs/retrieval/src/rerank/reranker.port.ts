@@ -13,7 +13,8 @@ export interface RerankCandidate {
  */
 export abstract class Reranker {
   abstract readonly name: string;
-  abstract rerank(query: string, candidates: readonly RerankCandidate[]): Promise<FusedCandidate[]>;
+  /** `request`: the whole request when `query` is one clause of it (the same text otherwise). */
+  abstract rerank(query: string, candidates: readonly RerankCandidate[], request?: string): Promise<FusedCandidate[]>;
 }
 
 /** Keeps the fused order and says why (a reranker that could not answer must never lose results). */
