@@ -250,6 +250,11 @@ export function buildCli(): Command {
     .option('--reranker <name>', 'rerank stage: feature (lexical features), llm (OPENAI_API_KEY / OPENAI_BASE_URL, TOOLGATE_RERANK_MODEL) or none', 'feature')
     .option('--decomposition <on|off>', 'search the clauses of multi-part queries one by one', 'on')
     .option('--sample <n>', 'score only this many queries, a seeded draw (quick iteration)', positiveInt)
+    .option('--tuning-fraction <f>', 'split the queries by a seeded draw: this fraction to tune on, the rest held out', fraction)
+    .option('--score <part>', 'with --tuning-fraction: score the tuning part or the holdout (default)', (value: string) => {
+      if (value !== 'tuning' && value !== 'holdout') throw new InvalidArgumentError('must be tuning or holdout');
+      return value;
+    })
     .option('--json', 'print one JSON object only')
     .action(async (options: EvalRetrievalFlags) => {
       const { evalRetrieval } = await import('./eval-retrieval.command');

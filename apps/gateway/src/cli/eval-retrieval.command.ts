@@ -25,6 +25,9 @@ export interface EvalRetrievalFlags {
   reranker: string;
   decomposition: string;
   sample?: number;
+  /** With `score`: a seeded draw of the queries to tune on, the rest held out (sets without a dev split). */
+  tuningFraction?: number;
+  score?: 'tuning' | 'holdout';
   json?: boolean;
 }
 
@@ -99,6 +102,7 @@ export async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
     trainFraction: flags.trainFraction,
     seed: flags.seed,
     sample: flags.sample,
+    tuning: flags.tuningFraction === undefined ? undefined : { fraction: flags.tuningFraction, score: flags.score ?? 'holdout' },
     ks: flags.k,
     onProgress: progressBar(`scoring ${split}`),
   }).finally(() => retriever.index.close());
