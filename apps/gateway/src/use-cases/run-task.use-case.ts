@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { type ExecuteOptions, PlanRunner, type Run, RunEventBus } from '@toolgate/executor';
-import { type Plan, Planner, type TaskInput } from '@toolgate/planner';
+import { type Plan, Planner, type TaskInput, ToolGraph } from '@toolgate/planner';
 import { CatalogService, type Principal, UsageExampleService } from '@toolgate/registry';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { filter, first, type Subscription } from 'rxjs';
@@ -39,6 +39,7 @@ export class RunTaskUseCase implements OnModuleDestroy {
     private readonly bus: RunEventBus,
     private readonly usage: UsageExampleService,
     private readonly catalog: CatalogService,
+    private readonly graph: ToolGraph,
   ) {}
 
   async execute(task: TaskInput, principal: Principal, options: Pick<ExecuteOptions, 'signal'> = {}): Promise<Run> {
@@ -53,8 +54,13 @@ export class RunTaskUseCase implements OnModuleDestroy {
         first(),
       )
       .subscribe({
-        next: () => {
+        next: ({ event }) => {
           if (learned.size > 0) this.catalog.notifyChanged();
+          // A successful run teaches the planner's relation graph which tool followed which.
+          if (event.type === 'RUN_FINISHED' && event.run.status === 'SUCCEEDED') {
+            const order = event.run.steps.filter((step) => step.status === 'SUCCEEDED' && step.startedAt).sort((a, b) => (a.startedAt as string).localeCompare(b.startedAt as string));
+            if (order.length > 1) this.graph.observe(order);
+          }
         },
         complete: () => this.learning.delete(onFinished),
       });
