@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkAgainstSchema } from '@toolgate/sdk';
 import { fillArguments } from '../arguments/argument-filler';
+import { isBinding, parseBinding } from '../deterministic/schema.linker';
 import type { MissingArgument, Plan, PlanningCandidate, PlanStep, Selection } from '../plan/plan.types';
 import type { SessionTurn } from './session-state';
 
@@ -8,8 +9,6 @@ export interface FollowUpContext {
   referenceTime: Date;
   timeZone: string;
 }
-
-const isBinding = (value: unknown): value is { $ref: string } => typeof value === 'object' && value !== null && typeof (value as { $ref?: unknown }).$ref === 'string';
 
 /**
  * Re-plans the previous turn's calls with what the follow-up text changes ("and to JPY?" after a
@@ -39,8 +38,8 @@ export function planFollowUp(text: string, previous: SessionTurn, candidates: Pl
     }
     const dependsOn = Object.values(args)
       .filter(isBinding)
-      .map((binding) => binding.$ref.split('.')[1])
-      .filter((id, j, all) => all.indexOf(id) === j);
+      .map((binding) => parseBinding(binding)?.step)
+      .filter((id, j, all): id is string => id !== undefined && all.indexOf(id) === j);
     steps.push({ id: `s${i + 1}`, tool: `${candidate.id}@${candidate.version}`, arguments: args, dependsOn, reason: `follow-up of "${previous.text.slice(0, 80)}"` });
   });
   if (!changed || steps.length === 0) return null;

@@ -1,14 +1,7 @@
-/**
- * `steps.<id>.output` followed by a JSON pointer (`steps.s1.output/result`; DESIGN.md's
- * `steps.s1.output./result` too): the grammar the deterministic planner's `parseBinding` reads.
- */
-const BINDING_REF = /^steps\.([^./]+)\.output(?:\.)?((?:\/[^/]*)*)$/;
+import { parseBinding } from '../deterministic/schema.linker';
 
 /** The step id and JSON pointer (`''`: the whole output) of a binding's `$ref`, or null when malformed. */
-export function parseBindingRef(ref: string): { step: string; pointer: string } | null {
-  const match = BINDING_REF.exec(ref);
-  return match ? { step: match[1], pointer: match[2] } : null;
-}
+export const parseBindingRef = (ref: string): { step: string; pointer: string } | null => parseBinding({ $ref: ref });
 
 /** An argument value that stands for an earlier output: an object whose only key is `$ref` (well-formed or not). */
 export const isBindingLike = (value: unknown): value is { $ref: unknown } => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && '$ref' in value;
