@@ -70,6 +70,9 @@ describe('HealthMonitor', () => {
     const after = counting.checks.length;
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(counting.checks.length).toBe(after);
-    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBeLessThanOrEqual(timersBefore);
+    // A round's check deadline may still be due on a loaded machine: give it up to a second to fire.
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    for (let waited = 0; waited < 1000 && timers() > timersBefore; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(timers()).toBeLessThanOrEqual(timersBefore);
   });
 });
