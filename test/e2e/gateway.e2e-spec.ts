@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createPostgresDatabase } from '../support/databases';
-import { codesOf, graphql, REPO_ROOT, type RunningGateway, runCli, startGateway } from '../support/gateway-process';
+import { BM25_ONLY, codesOf, graphql, REPO_ROOT, type RunningGateway, runCli, startGateway } from '../support/gateway-process';
 import { brokenPlugins, echoPlugin, writePlugin } from '../support/plugin-fixtures';
 
 const ALICE = 'alice-analyst-key-0001';
@@ -50,6 +50,7 @@ describe('gateway over HTTP, with API keys', () => {
     writePlugin(extraPlugins, { ...echoPlugin('1.0.0'), folder: 'echo' });
     for (const { plugin } of Object.values(brokenPlugins)) writePlugin(extraPlugins, plugin);
     gateway = await startGateway({
+      ...BM25_ONLY,
       TOOLGATE_DATA_DIR: join(work, 'data'),
       TOOLGATE_PLUGIN_DIRS: [join(REPO_ROOT, 'plugins'), extraPlugins].join(delimiter),
       TOOLGATE_CONFIG: policyFile,
@@ -189,7 +190,7 @@ describe('gateway with no API keys configured', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('binds loopback only and treats every request as the local admin', async () => {
-    const gateway = await startGateway({ TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins') });
+    const gateway = await startGateway({ ...BM25_ONLY, TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins') });
     try {
       expect(new URL(gateway.url).hostname).toBe('127.0.0.1');
       expect(gateway.logs()).toContain('no API keys configured');
@@ -201,7 +202,7 @@ describe('gateway with no API keys configured', () => {
   });
 
   it('refuses to listen on a public address without API keys', async () => {
-    await expect(startGateway({ TOOLGATE_DATA_DIR: join(work, 'data2'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), HOST: '0.0.0.0' })).rejects.toThrow(
+    await expect(startGateway({ ...BM25_ONLY, TOOLGATE_DATA_DIR: join(work, 'data2'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), HOST: '0.0.0.0' })).rejects.toThrow(
       /refusing to listen on 0\.0\.0\.0 without API keys/,
     );
   });
@@ -215,11 +216,75 @@ describe('gateway with no API keys configured', () => {
   });
 });
 
+describe('zero-config embedded profile: the local embedding model', () => {
+  let work: string;
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    // Nothing configured: a folder holding only the bundled plugins, as a checkout run with `npm start`.
+    work = mkdtempSync(join(tmpdir(), 'toolgate-e2e-zero-'));
+    symlinkSync(join(REPO_ROOT, 'plugins'), join(work, 'plugins'));
+    gateway = await startGateway({}, work);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('indexes the tools with the in-process model', () => {
+    expect(gateway.logs()).toMatch(/"embedder":"all-MiniLM-L6-v2@[0-9a-f]{12}".*"tool index synced"/);
+  });
+
+  it('finds a tool from a paraphrase that shares no word with it, on the vector side alone', async () => {
+    const query = 'query($q: String!) { searchTools(input: { query: $q, k: 3 }) { tool { id } explanation { rank bm25Rank vectorRank vectorScore matchedTerms } } }';
+    type Matches = { searchTools: { tool: { id: string }; explanation: { rank: number; bm25Rank: number | null; vectorRank: number | null; vectorScore: number | null; matchedTerms: string[] } }[] };
+    for (const [q, tool] of [
+      ['how readable is my prose', 'text/stats'],
+      ['which monies can you handle', 'currency/list-currencies'],
+    ]) {
+      const response = await graphql<Matches>(gateway.url, query, { variables: { q } });
+      expect(response.errors).toBeUndefined();
+      const [best] = response.data?.searchTools ?? [];
+      expect({ q, tool: best?.tool.id }).toEqual({ q, tool });
+      expect(best.explanation).toMatchObject({ rank: 1, bm25Rank: null, vectorRank: expect.any(Number), matchedTerms: [] });
+      expect(best.explanation.vectorScore).toBeGreaterThan(0.25);
+    }
+  });
+});
+
+describe('a missing embedding model', () => {
+  const work = mkdtempSync(join(tmpdir(), 'toolgate-e2e-nomodel-'));
+  const emptyModelDir = join(work, 'models');
+  mkdirSync(emptyModelDir);
+  const env = { TOOLGATE_MODEL_DIR: emptyModelDir, TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), PORT: '0' };
+  const oneLine = `toolgate: MODEL_UNAVAILABLE: no embedding model in ${join(emptyModelDir, 'all-MiniLM-L6-v2')}; run \`npm run fetch-model\` to install it`;
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('stops `toolgate serve` and the CLI with one line naming the setup command', () => {
+    for (const args of [['serve'], ['search', 'convert miles to km']]) {
+      const result = runCli(args, env);
+      expect({ args, status: result.status, stderr: result.stderr.trim().split('\n') }).toEqual({ args, status: 1, stderr: [oneLine] });
+    }
+  });
+
+  it('shows the stack when debugging', () => {
+    const result = runCli(['serve'], { ...env, LOG_LEVEL: 'debug' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(oneLine);
+    expect(result.stderr).toMatch(/\n\s+at .*OnnxEmbedder/);
+  });
+
+  it('is not needed for BM25-only search', () => {
+    const result = runCli(['search', 'convert miles to km', '--json'], { ...env, ...BM25_ONLY });
+    expect(result.status).toBe(0);
+    expect((JSON.parse(result.stdout) as { id: string }[])[0].id).toBe('units/convert');
+  });
+});
+
 describe('gateway on PostgreSQL', () => {
   it('serves the bundled tools from a PostgreSQL catalog', async () => {
     const db = await createPostgresDatabase();
     const work = mkdtempSync(join(tmpdir(), 'toolgate-e2e-pg-'));
-    const gateway = await startGateway({ DATABASE_URL: db.url, TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins') });
+    const gateway = await startGateway({ ...BM25_ONLY, DATABASE_URL: db.url, TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins') });
     try {
       expect(idsOf(await graphql(gateway.url, TOOL_IDS))).toEqual(expect.arrayContaining(['units/convert', 'files/write']));
       expect(gateway.logs()).not.toContain(new URL(db.url).password || '\u0000');
@@ -233,7 +298,8 @@ describe('gateway on PostgreSQL', () => {
 
 describe('toolgate CLI', () => {
   const work = mkdtempSync(join(tmpdir(), 'toolgate-cli-'));
-  const env = { TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins') };
+  // `eval retrieval` builds its own retriever (--embedder, default local); the catalog commands run BM25 only.
+  const env = { ...BM25_ONLY, TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins') };
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('lists tools as JSON only', () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codesOf, graphql, REPO_ROOT, type RunningGateway, startGateway } from '../support/gateway-process';
+import { BM25_ONLY, codesOf, graphql, REPO_ROOT, type RunningGateway, startGateway } from '../support/gateway-process';
 import { chatCompletion, type OpenAIWireServer, startOpenAIWireServer } from '../support/openai-wire-server';
 import { renderTextImage } from '../support/text-image';
 
@@ -31,7 +31,7 @@ describe('image queries over HTTP', () => {
     let gateway: RunningGateway;
 
     beforeAll(async () => {
-      gateway = await startGateway({ TOOLGATE_DATA_DIR: join(work, 'ocr'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins') });
+      gateway = await startGateway({ ...BM25_ONLY, TOOLGATE_DATA_DIR: join(work, 'ocr'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins') });
     });
     afterAll(() => gateway?.stop());
 
@@ -77,6 +77,7 @@ describe('image queries over HTTP', () => {
     beforeAll(async () => {
       server = await startOpenAIWireServer();
       gateway = await startGateway({
+        ...BM25_ONLY,
         TOOLGATE_DATA_DIR: join(work, 'vision'),
         TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'),
         TOOLGATE_PLANNER: 'deterministic',

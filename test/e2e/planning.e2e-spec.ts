@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codesOf, graphql, REPO_ROOT, type RunningGateway, runCliAsync, startGateway } from '../support/gateway-process';
+import { BM25_ONLY, codesOf, graphql, REPO_ROOT, type RunningGateway, runCliAsync, startGateway } from '../support/gateway-process';
 import { chatCompletion, type OpenAIWireServer, startOpenAIWireServer } from '../support/openai-wire-server';
 import { renderTextImage } from '../support/text-image';
 
@@ -73,7 +73,7 @@ describe('planning over HTTP', () => {
     beforeAll(async () => {
       const policyFile = join(work, 'toolgate.config.yaml');
       writeFileSync(policyFile, POLICY);
-      gateway = await startGateway({ TOOLGATE_DATA_DIR: join(work, 'det'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), TOOLGATE_CONFIG: policyFile, HOST: '127.0.0.1' });
+      gateway = await startGateway({ ...BM25_ONLY, TOOLGATE_DATA_DIR: join(work, 'det'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), TOOLGATE_CONFIG: policyFile, HOST: '127.0.0.1' });
     });
     afterAll(() => gateway?.stop());
 
@@ -146,6 +146,7 @@ describe('planning over HTTP', () => {
     beforeAll(async () => {
       llm = await startOpenAIWireServer();
       gateway = await startGateway({
+        ...BM25_ONLY,
         TOOLGATE_DATA_DIR: join(work, 'llm'),
         TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'),
         OPENAI_BASE_URL: llm.baseURL,
@@ -182,6 +183,7 @@ describe('planning over HTTP', () => {
         }),
       );
       const result = await runCliAsync(['plan', 'convert 2 kg to lb', '--json'], {
+        ...BM25_ONLY,
         TOOLGATE_DATA_DIR: join(work, 'llm-cli'),
         TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'),
         OPENAI_BASE_URL: llm.baseURL,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createClient } from 'graphql-ws';
-import { codesOf, graphql, REPO_ROOT, type RunningGateway, runCliAsync, startGateway } from '../support/gateway-process';
+import { BM25_ONLY, codesOf, graphql, REPO_ROOT, type RunningGateway, runCliAsync, startGateway } from '../support/gateway-process';
 import { pluginPackage, toolSource, writePlugin } from '../support/plugin-fixtures';
 
 /** runTask, executePlan, approvals, cancellation, runs, runEvents and toolHealth over HTTP and WebSocket against the built server; `toolgate run`. */
@@ -140,6 +140,7 @@ describe('runs over HTTP and WebSocket', () => {
     writePlugin(join(work, 'plugins'), vaultPlugin);
     database = join(work, 'data', 'toolgate.db');
     gateway = await startGateway({
+      ...BM25_ONLY,
       TOOLGATE_DATA_DIR: join(work, 'data'),
       TOOLGATE_PLUGIN_DIRS: [join(REPO_ROOT, 'plugins'), join(work, 'plugins')].join(delimiter),
       TOOLGATE_CONFIG: policyFile,
@@ -298,7 +299,7 @@ describe('runs over HTTP and WebSocket', () => {
   });
 
   it('toolgate run shows each step on stderr, prints the run, and exits non-zero when it failed', async () => {
-    const env = { TOOLGATE_DATA_DIR: join(work, 'cli-data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), TOOLGATE_SANDBOX_DIR: join(work, 'cli-sandbox') };
+    const env = { ...BM25_ONLY, TOOLGATE_DATA_DIR: join(work, 'cli-data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), TOOLGATE_SANDBOX_DIR: join(work, 'cli-sandbox') };
     const ok = await runCliAsync(['run', 'convert 5 miles to kilometers', '--json'], env);
     expect(ok.status).toBe(0);
     expect(ok.stderr).toMatch(/^s1 units\/convert@1\.0\.0 RUNNING$/m);

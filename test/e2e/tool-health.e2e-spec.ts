@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { graphql, type RunningGateway, startGateway } from '../support/gateway-process';
+import { BM25_ONLY, graphql, type RunningGateway, startGateway } from '../support/gateway-process';
 import { pluginPackage, toolSource, writePlugin } from '../support/plugin-fixtures';
 
 /**
@@ -38,7 +38,7 @@ describe('tool health over HTTP', () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'toolgate-health-'));
     writePlugin(join(work, 'plugins'), weatherPlugin);
-    gateway = await startGateway({ TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(work, 'plugins'), TOOLGATE_HEALTH_INTERVAL_MS: '1000' });
+    gateway = await startGateway({ ...BM25_ONLY, TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(work, 'plugins'), TOOLGATE_HEALTH_INTERVAL_MS: '1000' });
     // The monitor checks at start and then every second: wait until it has a verdict for the forecast.
     for (let i = 0; i < 100; i++) {
       const rows = (await graphql<{ toolHealth: HealthRow[] }>(gateway.url, TOOL_HEALTH)).data?.toolHealth ?? [];

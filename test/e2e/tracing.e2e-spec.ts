@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { graphql, REPO_ROOT, type RunningGateway, startGateway } from '../support/gateway-process';
+import { BM25_ONLY, graphql, REPO_ROOT, type RunningGateway, startGateway } from '../support/gateway-process';
 
 interface OtlpSpan {
   traceId: string;
@@ -40,6 +40,7 @@ describe('tracing over OTLP', () => {
     collector = await startCollector();
     work = mkdtempSync(join(tmpdir(), 'toolgate-trace-'));
     gateway = await startGateway({
+      ...BM25_ONLY,
       TOOLGATE_DATA_DIR: join(work, 'data'),
       TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'),
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,

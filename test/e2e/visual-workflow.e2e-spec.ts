@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { graphql, REPO_ROOT, type RunningGateway, startGateway } from '../support/gateway-process';
+import { BM25_ONLY, graphql, REPO_ROOT, type RunningGateway, startGateway } from '../support/gateway-process';
 import { renderTableImage } from '../support/text-image';
 
 /*
@@ -81,7 +81,7 @@ describe('visual workflow over HTTP (executePlan with bindings)', () => {
     work = mkdtempSync(join(tmpdir(), 'toolgate-visual-'));
     const policyFile = join(work, 'toolgate.config.yaml');
     writeFileSync(policyFile, POLICY);
-    gateway = await startGateway({ TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), TOOLGATE_CONFIG: policyFile, HOST: '127.0.0.1' });
+    gateway = await startGateway({ ...BM25_ONLY, TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), TOOLGATE_CONFIG: policyFile, HOST: '127.0.0.1' });
   });
   afterAll(async () => {
     await gateway?.stop();

@@ -11,46 +11,77 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-/** The environment a test process gets: nothing of the developer's Toolgate settings leaks in. */
+/**
+ * For servers and CLI runs whose test is about something other than semantic retrieval: BM25 only, no
+ * model to load and no tool vectors to compute. Without it a test gets the zero-config default, the
+ * local model (see the zero-config suite in gateway.e2e-spec.ts).
+ */
+export const BM25_ONLY = { TOOLGATE_EMBEDDER: 'none' } as const;
+
+/**
+ * The environment a test process gets: nothing of the developer's Toolgate settings leaks in, except
+ * where the fetched model lives (TOOLGATE_MODEL_DIR, as scripts/test.sh fetched it).
+ */
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TOOLGATE_|DATABASE_URL|ELASTICSEARCH_URL|PORT|HOST|OTEL_|GRAPHQL_)/.test(k) || k === 'TOOLGATE_TEST_DATABASE_URL'));
+  const kept = new Set(['TOOLGATE_TEST_DATABASE_URL', 'TOOLGATE_MODEL_DIR']);
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TOOLGATE_|DATABASE_URL|ELASTICSEARCH_URL|PORT|HOST|OTEL_|GRAPHQL_)/.test(k) || kept.has(k)));
   return { ...base, LOG_LEVEL: 'info', ...env };
 }
 
-/** Starts the built server (`toolgate serve`) as a child process on a free port and waits until it listens. */
+/** Polls readiness: the server listens before the first index sync ends (embedding the tools takes seconds). */
+async function untilReady(url: string, deadline: number, child: ChildProcess): Promise<void> {
+  const ready = url.replace(/\/graphql$/, '/health/ready');
+  while (child.exitCode === null && child.signalCode === null) {
+    const status = await fetch(ready).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`not ready (${ready} answered ${status})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('exited');
+}
+
+/** Starts the built server (`toolgate serve`) as a child process on a free port and waits until it is ready (listening, tools indexed). */
 export function startGateway(env: Record<string, string>, cwd = REPO_ROOT): Promise<RunningGateway> {
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], { cwd, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const deadline = Date.now() + 60_000;
   let output = '';
+  let listening = false;
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const fail = (error: Error) => {
+      clearTimeout(timer);
       child.kill('SIGKILL');
-      reject(new Error(`gateway did not start within 60 s:\n${output}`));
-    }, 60_000);
+      reject(error);
+    };
+    const timer = setTimeout(() => fail(new Error(`gateway was not ready within 60 s:\n${output}`)), deadline - Date.now());
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      for (const line of output.split('\n')) {
-        if (!line.includes('Toolgate listening')) continue;
-        const record = JSON.parse(line) as { url: string; startupMs: number };
-        clearTimeout(timer);
-        resolve({
-          url: record.url,
-          startupMs: record.startupMs,
-          logs: () => output,
-          stop: () =>
-            new Promise<void>((done) => {
-              if (child.exitCode !== null) return done();
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-        return;
-      }
+      if (listening) return;
+      const line = output.split('\n').find((l) => l.includes('Toolgate listening'));
+      if (!line) return;
+      listening = true;
+      const record = JSON.parse(line) as { url: string; startupMs: number };
+      untilReady(record.url, deadline, child).then(
+        () => {
+          clearTimeout(timer);
+          resolve({ url: record.url, startupMs: record.startupMs, logs: () => output, stop });
+        },
+        (error: Error) => fail(new Error(`gateway listened but ${error.message}:\n${output}`)),
+      );
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`gateway exited with code ${code} before listening:\n${output}`));
+      reject(new Error(`gateway exited with code ${code} before it was ready:\n${output}`));
     });
   });
 }

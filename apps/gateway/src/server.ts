@@ -10,10 +10,18 @@ import { type AppConfig, maskConfig } from './config/app.config';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
+/**
+ * A failure while the app is built (a missing model, an unreachable database) is rethrown to the CLI,
+ * which prints it as one line and exits non-zero: Nest would log the stack and exit on its own.
+ * Without auto-flush the buffered boot logs go out when the app's logger is set (`flushLogs`).
+ */
+export const BOOT_OPTIONS = { bufferLogs: true, abortOnError: false, autoFlushLogs: false } as const;
+
 /** Boots the HTTP server. Without API keys it serves only loopback, as the built-in local admin. */
 export async function startServer(config: AppConfig, startedAt = performance.now()): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), BOOT_OPTIONS);
   app.useLogger(app.get(Logger));
+  app.flushLogs();
   const logger = new NestLogger('Bootstrap');
   app.enableShutdownHooks();
   await app.init();

@@ -1,5 +1,23 @@
+import { join } from 'node:path';
+import { defaultModelDir } from './embedding/local/onnx.embedder';
 import { DEFAULT_DECOMPOSITION } from './funnel/query-decomposition';
 import { retrievalEnvSchema, retrievalOptionsFromEnv } from './retrieval.config';
+
+describe('retrieval config: embedder', () => {
+  it('embeds with the local model by default, from the fetched model folder or TOOLGATE_MODEL_DIR', () => {
+    const options = retrievalOptionsFromEnv(retrievalEnvSchema.parse({}));
+    expect(options).toMatchObject({ driver: 'embedded', embedder: 'local' });
+    expect(options.modelDir).toBe(defaultModelDir(process.env));
+    expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_MODEL_DIR: '/opt/models' })).modelDir).toBe(join('/opt/models', 'all-MiniLM-L6-v2'));
+  });
+
+  it('keeps BM25-only and the model-free embedders available', () => {
+    expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_EMBEDDER: 'none' })).embedder).toBe('none');
+    expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_EMBEDDER: 'hashing' })).embedder).toBe('hashing');
+    const unknown = retrievalEnvSchema.safeParse({ TOOLGATE_EMBEDDER: 'onnx' });
+    expect(unknown.error?.issues.map((issue) => issue.path)).toEqual([['TOOLGATE_EMBEDDER']]);
+  });
+});
 
 describe('retrieval config: rerank stage and clauses', () => {
   it('reranks with features and splits multi-part queries by default', () => {

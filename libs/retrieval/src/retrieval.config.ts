@@ -13,7 +13,8 @@ export const retrievalEnvSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lowercase Elasticsearch index name')
       .default('toolgate-tools'),
-    TOOLGATE_EMBEDDER: z.enum(['local', 'none', 'hashing', 'openai']).default('none'),
+    /** The embedded profile embeds in-process (DESIGN: Profiles); `none` is BM25 only and needs no model. */
+    TOOLGATE_EMBEDDER: z.enum(['local', 'none', 'hashing', 'openai']).default('local'),
     TOOLGATE_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
     TOOLGATE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(16_384).optional(),
     TOOLGATE_EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),

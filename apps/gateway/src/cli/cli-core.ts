@@ -6,6 +6,7 @@ import { AccessPolicyService, CatalogService, type Principal, UsageExampleServic
 import { Logger } from 'nestjs-pino';
 import { CoreModule } from '../app.module';
 import type { AppConfig } from '../config/app.config';
+import { BOOT_OPTIONS } from '../server';
 import { PlanTaskUseCase } from '../use-cases/plan-task.use-case';
 import { RunTaskUseCase } from '../use-cases/run-task.use-case';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
@@ -28,8 +29,9 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
   const level = process.env.LOG_LEVEL ?? 'warn';
   @Module({ imports: [CoreModule.forRoot({ ...config, gateway: { ...config.gateway, LOG_LEVEL: level as AppConfig['gateway']['LOG_LEVEL'] } }, 2)] })
   class CliModule {}
-  const app = await NestFactory.createApplicationContext(CliModule, { bufferLogs: true });
+  const app = await NestFactory.createApplicationContext(CliModule, BOOT_OPTIONS);
   app.useLogger(app.get(Logger));
+  app.flushLogs();
   await app.init();
   await app.get(SyncToolIndexUseCase).execute();
   const access = app.get(AccessPolicyService);

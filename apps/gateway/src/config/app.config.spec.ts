@@ -9,7 +9,7 @@ describe('loadConfig', () => {
     expect(config.registry.policyFile).toBeNull();
     expect(config.retrieval).toMatchObject({
       driver: 'embedded',
-      embedder: 'none',
+      embedder: 'local',
       funnel: { recallK: 50, weights: { lexical: 1, semantic: 1 }, rrfK: 60, minSimilarity: 0.25 },
       defaultK: 5,
       maxK: 50,
