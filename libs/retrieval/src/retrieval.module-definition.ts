@@ -13,6 +13,8 @@ export interface RetrievalModuleOptions {
   openai?: OpenAIEmbedderOptions;
   /** Folder of the local model (model.onnx, tokenizer.json, toolgate-model.json). */
   modelDir: string;
+  /** Threads one local-model inference may use (ONNX Runtime intra-op); default 1. */
+  modelThreads?: number;
   funnel: FunnelOptions;
   /** Rerank stage after fusion: `feature` (default) lexical features, `llm` a chat model, `none` keeps the fused order. */
   reranker?: 'feature' | 'llm' | 'none';

@@ -88,13 +88,16 @@ export async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
   const tools = await readEvalTools(flags.tools);
   const queries = await readEvalQueries(flags.queries, new Set(tools.map((t) => t.id)));
   const split = flags.split ?? queries[0].split;
+  const fromEnv = retrievalOptionsFromEnv(env);
   const retriever = await createRetriever({
     driver: flags.driver,
     elasticsearch: esUrl ? { node: esUrl, indexPrefix: 'toolgate-eval' } : undefined,
     embedder: flags.embedder as 'local' | 'none' | 'hashing',
+    modelDir: fromEnv.modelDir,
+    modelThreads: fromEnv.modelThreads,
     funnel: { ...DEFAULT_FUNNEL, decomposition: flags.decomposition === 'on' ? DEFAULT_DECOMPOSITION : null },
     reranker: flags.reranker as 'feature' | 'llm' | 'none',
-    llmReranker: retrievalOptionsFromEnv(env).llmReranker,
+    llmReranker: fromEnv.llmReranker,
   });
   const result = await evaluateRetrieval(retriever, tools, queries, {
     split,

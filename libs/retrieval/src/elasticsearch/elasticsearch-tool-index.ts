@@ -41,6 +41,8 @@ const TF_SCALE = 2;
 /** Elasticsearch 8 keeps the legacy `(k1 + 1)` factor: scaled back, scores are the embedded driver's. */
 const BM25_TO_EMBEDDED = (K1 + 1) / (K1 * TF_SCALE + 1);
 const MAX_WINDOW = 10_000;
+const KNN_MIN_CANDIDATES = 500;
+const KNN_CANDIDATES_PER_HIT = 10;
 /** A 10k-character query must stay under Elasticsearch's boolean clause limit. */
 const MAX_QUERY_TERMS = 1_000;
 const BULK_TOOLS = 500;
@@ -174,7 +176,10 @@ export class ElasticsearchToolIndex extends ToolIndex {
         field: 'vectors.vector',
         query_vector: Array.from(vector),
         k: size,
-        num_candidates: Math.min(MAX_WINDOW, Math.max(100, 4 * size)),
+        // HNSW is approximate: a wide candidate list keeps its top k close to the exact kNN of the
+        // embedded driver (the benchmark's agreement figure), and tools with several vectors take
+        // several candidates each before ES keeps one per tool.
+        num_candidates: Math.min(MAX_WINDOW, Math.max(KNN_MIN_CANDIDATES, KNN_CANDIDATES_PER_HIT * size)),
         // The model term also guards against another writer having switched the space since `known`.
         filter: [filterQuery(filter), { term: { model } }],
       },

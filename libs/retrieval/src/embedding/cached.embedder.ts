@@ -24,8 +24,23 @@ export class CachedEmbedder extends Embedder {
     return this.inner.dimensions;
   }
 
+  private key(kind: EmbeddingKind, text: string, context?: string): string {
+    const hash = createHash('sha256').update(`${this.inner.model}\u0000${kind}\u0000${text}`);
+    // A part read in context has another vector than the same text alone.
+    if (context !== undefined) hash.update(`\u0000in\u0000${context}`);
+    return hash.digest('base64');
+  }
+
+  override async embedWithParts(text: string, parts: string[], kind: EmbeddingKind): Promise<Float32Array[]> {
+    const keys = [this.key(kind, text), ...parts.map((part) => this.key(kind, part, text))];
+    const cached = keys.map((key) => this.cache.get(key));
+    const vectors = cached.every((vector) => vector !== undefined) ? (cached as Float32Array[]) : await this.inner.embedWithParts(text, parts, kind);
+    for (const [i, key] of keys.entries()) this.remember(key, vectors[i]);
+    return vectors;
+  }
+
   async embed(texts: string[], kind: EmbeddingKind): Promise<Float32Array[]> {
-    const keys = texts.map((t) => createHash('sha256').update(`${this.inner.model}\u0000${kind}\u0000${t}`).digest('base64'));
+    const keys = texts.map((t) => this.key(kind, t));
     const missing = [
       ...new Set(
         keys

@@ -8,6 +8,16 @@ export abstract class Embedder {
   abstract readonly dimensions: number;
   /** One unit-length vector per text, in order. */
   abstract embed(texts: string[], kind: EmbeddingKind): Promise<Float32Array[]>;
+
+  /**
+   * Vectors for a text and for parts of it (the clauses of a multi-part request): `[whole, ...parts]`.
+   * By default each is embedded on its own; a model that pools token states overrides this to read
+   * the parts from one pass over the whole text, which costs one text instead of two and gives each
+   * part its context.
+   */
+  embedWithParts(text: string, parts: string[], kind: EmbeddingKind): Promise<Float32Array[]> {
+    return this.embed([text, ...parts], kind);
+  }
 }
 
 export function normalize(vector: Float32Array): Float32Array {

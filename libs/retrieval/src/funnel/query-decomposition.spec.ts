@@ -21,6 +21,13 @@ describe('decomposeQuery', () => {
     ]);
   });
 
+  it('keeps an enumeration ("A, B, and C") inside its clause, but splits ", and <request verb>"', () => {
+    expect(decomposeQuery('Provide the details of the film, including the genre, director, release date, and rating.')).toEqual([
+      'Provide the details of the film, including the genre, director, release date, and rating.',
+    ]);
+    expect(decomposeQuery('Look up the Gucci brand history, and find its founders')).toEqual(['Look up the Gucci brand history', 'find its founders']);
+  });
+
   it('joins fragments too thin to search on to their neighbour', () => {
     expect(decomposeQuery('Please help me. Translate this letter into German.')).toEqual(['Please help me. Translate this letter into German.']);
     expect(decomposeQuery('Weather in Rome? Thanks.')).toEqual(['Weather in Rome? Thanks.']);

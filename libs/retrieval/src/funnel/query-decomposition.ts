@@ -11,9 +11,9 @@ export const DEFAULT_DECOMPOSITION: DecompositionOptions = { maxClauses: 6, minC
 
 /** Sentence ends (a capital or quote must follow, so "v1.2" and "e.g. x" stay whole) and semicolons. */
 const SENTENCE_BREAK = /(?<=[.!?])\s+(?=["'“(]?\p{Lu})|;\s*/u;
-/** Connectives that start a new request inside a sentence ("..., and then ...", "Additionally, ..."). */
+/** Connectives that start a new request inside a sentence ("..., and then ...", "Additionally, ..."); a bare ", and" only before a request verb, so "genre, director, and rating" stays one clause. */
 const CONNECTIVE =
-  /(?:^|,?\s+)(?:and\s+then|and\s+also|and\s+finally|after\s+that|afterwards|additionally|furthermore|moreover|then|finally|also|as\s+well\s+as|along\s+with|in\s+addition(?:\s+to)?)\b,?\s*|,\s+and\s+|\s+and\s+(?=(?:please\s+)?(?:get|find|retrieve|check|search|calculate|compute|provide|tell|show|give|list|send|create|book|analy[sz]e|generate|update|translate|convert|predict|obtain|fetch|look|recommend|schedule|monitor|track|estimate|evaluate|identify|determine|delete|cancel|add|set|make|i\s+(?:also\s+)?(?:want|need|would)|can\s+you|could\s+you)\b)/iu;
+  /(?:^|,?\s+)(?:and\s+then|and\s+also|and\s+finally|after\s+that|afterwards|additionally|furthermore|moreover|then|finally|also|as\s+well\s+as|along\s+with|in\s+addition(?:\s+to)?)\b,?\s*|,?\s+and\s+(?=(?:please\s+)?(?:get|find|retrieve|check|search|calculate|compute|provide|tell|show|give|list|send|create|book|analy[sz]e|generate|update|translate|convert|predict|obtain|fetch|look|recommend|schedule|monitor|track|estimate|evaluate|identify|determine|delete|cancel|add|set|make|i\s+(?:also\s+)?(?:want|need|would)|can\s+you|could\s+you)\b)/iu;
 
 /**
  * Splits a long request into the separate things it asks for ("Calculate X. Then retrieve Y, and

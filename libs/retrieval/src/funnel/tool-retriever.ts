@@ -137,7 +137,7 @@ export class ToolRetriever {
       try {
         const clauses = this.options.decomposition ? decomposeQuery(text, this.options.decomposition) : [text];
         const texts = clauses.length > 1 ? [text, ...clauses] : [text];
-        const vectors = this.embedder ? await this.embedder.embed(texts, 'query') : [];
+        const vectors = !this.embedder ? [] : clauses.length > 1 ? await this.embedder.embedWithParts(text, clauses, 'query') : await this.embedder.embed(texts, 'query');
         const [whole, ...parts] = await Promise.all(texts.map((t, i) => this.rankOne(t, vectors[i], filter, text)));
         const noMatch = whole.lexical.length === 0 && (whole.semantic[0]?.score ?? Number.NEGATIVE_INFINITY) < this.options.minSimilarity;
         const merged: FusedCandidate[] =

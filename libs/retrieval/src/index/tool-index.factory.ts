@@ -25,14 +25,14 @@ export function createToolIndex(options: Pick<RetrievalModuleOptions, 'driver' |
 }
 
 /** The configured embedder, cached and batched; null for lexical-only retrieval. Loads (and verifies) a local model. */
-export async function createEmbedder(options: Pick<RetrievalModuleOptions, 'embedder' | 'modelDir' | 'openai'>): Promise<Embedder | null> {
+export async function createEmbedder(options: Pick<RetrievalModuleOptions, 'embedder' | 'modelDir' | 'modelThreads' | 'openai'>): Promise<Embedder | null> {
   switch (options.embedder) {
     case 'none':
       return null;
     case 'hashing':
       return new CachedEmbedder(new HashingEmbedder());
     case 'local':
-      return new CachedEmbedder(await OnnxEmbedder.load(options.modelDir));
+      return new CachedEmbedder(await OnnxEmbedder.load(options.modelDir, options.modelThreads));
     case 'openai': {
       const openai = { ...DEFAULT_OPENAI_EMBEDDER, ...options.openai };
       return new CachedEmbedder(new OpenAIEmbedder(openai), openai.batchSize);
@@ -53,8 +53,8 @@ export function createReranker(options: Pick<RetrievalModuleOptions, 'reranker' 
 }
 
 export async function createRetriever(
-  options: Partial<Pick<RetrievalModuleOptions, 'driver' | 'elasticsearch' | 'embedder' | 'funnel' | 'modelDir' | 'openai' | 'reranker' | 'llmReranker'>> = {},
+  options: Partial<Pick<RetrievalModuleOptions, 'driver' | 'elasticsearch' | 'embedder' | 'funnel' | 'modelDir' | 'modelThreads' | 'openai' | 'reranker' | 'llmReranker'>> = {},
 ): Promise<ToolRetriever> {
-  const embedder = await createEmbedder({ embedder: options.embedder ?? 'none', modelDir: options.modelDir ?? defaultModelDir(), openai: options.openai });
+  const embedder = await createEmbedder({ embedder: options.embedder ?? 'none', modelDir: options.modelDir ?? defaultModelDir(), modelThreads: options.modelThreads, openai: options.openai });
   return new ToolRetriever(createToolIndex({ driver: options.driver ?? 'embedded', elasticsearch: options.elasticsearch }), embedder, options.funnel ?? DEFAULT_FUNNEL, createReranker(options));
 }

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
-import { Embedder } from '../embedder.port';
+import { Embedder, type EmbeddingKind, normalize } from '../embedder.port';
 import { WordPieceTokenizer } from './wordpiece.tokenizer';
 
 /** The provenance file `scripts/fetch-model.sh` writes beside the model. */
@@ -74,7 +74,8 @@ export class OnnxEmbedder extends Embedder {
     return bytes;
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  /** MiniLM embeds queries and documents alike: the kind is not used. */
+  async embed(texts: string[], _kind?: EmbeddingKind): Promise<Float32Array[]> {
     const encoded = texts.map((text) => this.tokenizer.encode(text, this.maxLength));
     // Longest first, like sentence-transformers, so each batch pads little.
     const order = encoded.map((_, i) => i).sort((a, b) => encoded[b].length - encoded[a].length);
@@ -82,13 +83,53 @@ export class OnnxEmbedder extends Embedder {
     const batchSize = 16;
     for (let i = 0; i < order.length; i += batchSize) {
       const batch = order.slice(i, i + batchSize);
-      const vectors = await this.run(batch.map((j) => encoded[j]));
-      for (const [k, j] of batch.entries()) out[j] = vectors[k];
+      await this.forward(
+        batch.map((j) => encoded[j]),
+        (hidden, length) => {
+          for (const [k, j] of batch.entries()) out[j] = this.meanPool(hidden, k * length, 0, encoded[j].length);
+        },
+      );
     }
     return out;
   }
 
-  private async run(idLists: number[][]): Promise<Float32Array[]> {
+  /**
+   * "Late chunking": one pass over the whole text, then each part's vector is the mean of its own
+   * tokens' contextual states. The whole text's vector is exactly `embed([text])[0]`. A part whose
+   * tokens do not appear as one run in the text's (joined fragments, or cut off by the length limit)
+   * is embedded on its own.
+   */
+  override async embedWithParts(text: string, parts: string[], _kind?: EmbeddingKind): Promise<Float32Array[]> {
+    const ids = this.tokenizer.encode(text, this.maxLength);
+    const vectors: (Float32Array | undefined)[] = [];
+    const alone: number[] = [];
+    await this.forward([ids], (hidden) => {
+      vectors.push(this.meanPool(hidden, 0, 0, ids.length));
+      let from = 1;
+      for (const [i, part] of parts.entries()) {
+        // Without [CLS] and [SEP]: the part's tokens as they appear inside the text.
+        const partIds = this.tokenizer.encode(part, this.maxLength).slice(1, -1);
+        const at = indexOfRun(ids, partIds, from, ids.length - 1) ?? indexOfRun(ids, partIds, 1, ids.length - 1);
+        if (at === undefined) {
+          alone.push(i);
+          continue;
+        }
+        vectors[i + 1] = this.meanPool(hidden, 0, at, at + partIds.length);
+        from = at + partIds.length;
+      }
+    });
+    if (alone.length > 0) {
+      const own = await this.embed(alone.map((i) => parts[i]));
+      for (const [k, i] of alone.entries()) vectors[i + 1] = own[k];
+    }
+    return vectors as Float32Array[];
+  }
+
+  /**
+   * Runs the transformer and hands its last hidden states (`[batch, length, dimensions]` flattened,
+   * inputs padded to the longest) to `read` before the native tensors are released.
+   */
+  private async forward(idLists: number[][], read: (hidden: Float32Array, length: number) => void): Promise<void> {
     const batch = idLists.length;
     const length = Math.max(...idLists.map((ids) => ids.length));
     const ids = new BigInt64Array(batch * length);
@@ -107,28 +148,34 @@ export class OnnxEmbedder extends Embedder {
     };
     if (this.session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new this.ort.Tensor('int64', new BigInt64Array(batch * length), shape);
     const output = await this.session.run(feeds);
-    const hidden = output.last_hidden_state.data as Float32Array;
-    const d = this.dimensions;
-    const vectors: Float32Array[] = [];
-    for (let b = 0; b < batch; b++) {
-      const vector = new Float32Array(d);
-      const tokens = idLists[b].length;
-      for (let s = 0; s < tokens; s++) {
-        const offset = (b * length + s) * d;
-        for (let i = 0; i < d; i++) vector[i] += hidden[offset + i];
-      }
-      let norm = 0;
-      for (let i = 0; i < d; i++) {
-        vector[i] /= tokens;
-        norm += vector[i] * vector[i];
-      }
-      norm = Math.max(Math.sqrt(norm), 1e-12);
-      for (let i = 0; i < d; i++) vector[i] /= norm;
-      vectors.push(vector);
+    try {
+      read(output.last_hidden_state.data as Float32Array, length);
+    } finally {
+      for (const tensor of Object.values(output)) tensor.dispose();
     }
-    for (const tensor of Object.values(output)) tensor.dispose();
-    return vectors;
   }
+
+  /** Unit-length mean of the token states `[start, end)` of the sequence starting at token `sequenceStart`. */
+  private meanPool(hidden: Float32Array, sequenceStart: number, start: number, end: number): Float32Array {
+    const d = this.dimensions;
+    const vector = new Float32Array(d);
+    for (let s = start; s < end; s++) {
+      const offset = (sequenceStart + s) * d;
+      for (let i = 0; i < d; i++) vector[i] += hidden[offset + i];
+    }
+    for (let i = 0; i < d; i++) vector[i] /= end - start;
+    return normalize(vector);
+  }
+}
+
+/** Where `needle` first occurs as a contiguous run in `haystack[from, until)`; undefined when it does not (or is empty). */
+function indexOfRun(haystack: number[], needle: number[], from: number, until: number): number | undefined {
+  if (needle.length === 0) return undefined;
+  search: for (let i = from; i + needle.length <= until; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue search;
+    return i;
+  }
+  return undefined;
 }
 
 /** Where `scripts/fetch-model.sh` puts the model unless TOOLGATE_MODEL_DIR says otherwise. */
