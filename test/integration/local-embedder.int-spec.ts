@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultModelDir, dot, OnnxEmbedder, WordPieceTokenizer } from '@toolgate/retrieval';
+import { defaultModelDir, dot, OnnxEmbedder, ThreadedOnnxEmbedder, WordPieceTokenizer } from '@toolgate/retrieval';
 import { ErrorCode } from '@toolgate/sdk';
 
 /** The real model, fetched by `npm test` (scripts/fetch-model.sh). Missing is a failure, never a skip. */
@@ -68,5 +68,52 @@ describe('local sentence-embedding model', () => {
     await expect(OnnxEmbedder.load(corrupt)).rejects.toMatchObject({ code: ErrorCode.MODEL_UNAVAILABLE, message: expect.stringMatching(/corrupt.*npm run fetch-model/) });
     rmSync(empty, { recursive: true });
     rmSync(corrupt, { recursive: true });
+  });
+
+  describe('in a worker thread', () => {
+    let threaded: ThreadedOnnxEmbedder;
+
+    beforeAll(async () => {
+      threaded = await ThreadedOnnxEmbedder.start(modelDir, 1);
+    });
+
+    afterAll(() => threaded.close());
+
+    it('gives the same vectors as in-process, for texts and for parts read in context', async () => {
+      const texts = ['convert kilometers to miles', 'what is the weather in Paris', ''];
+      const [inProcess, inWorker] = await Promise.all([embedder.embed(texts), threaded.embed(texts, 'document')]);
+      expect(threaded.model).toBe(embedder.model);
+      expect(inWorker).toHaveLength(3);
+      for (const [i, vector] of inWorker.entries()) expect(Array.from(vector)).toEqual(Array.from(inProcess[i]));
+      const text = 'Convert 10 kilometers to miles, and then check the weather in Paris';
+      const parts = ['Convert 10 kilometers to miles', 'check the weather in Paris'];
+      expect((await threaded.embedWithParts(text, parts, 'query')).map((v) => Array.from(v))).toEqual((await embedder.embedWithParts(text, parts, 'query')).map((v) => Array.from(v)));
+    });
+
+    it('keeps the event loop free while the model works', async () => {
+      const long = Array.from({ length: 64 }, (_, i) => `tool number ${i} converts lengths, weights and temperatures between metric and imperial units for travellers`);
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 1);
+      await threaded.embed(long, 'document');
+      clearInterval(timer);
+      // In-process, onnxruntime holds the loop for each whole batch of 16: a timer only runs between batches.
+      expect(ticks).toBeGreaterThan(8);
+    });
+
+    it('answers concurrent callers each with their own vectors', async () => {
+      const texts = ['send an email', 'book a flight to Rome', 'chart the sales by month', 'translate this to German'];
+      const one = await Promise.all(texts.map((t) => threaded.embed([t], 'query')));
+      const alone = await embedder.embed(texts);
+      for (const [i, [vector]] of one.entries()) expect(dot(vector, alone[i])).toBeCloseTo(1, 5);
+    });
+
+    it('fails with MODEL_UNAVAILABLE naming the setup command when the model is missing, and refuses calls once closed', async () => {
+      const empty = mkdtempSync(join(tmpdir(), 'model-'));
+      await expect(ThreadedOnnxEmbedder.start(empty)).rejects.toMatchObject({ code: ErrorCode.MODEL_UNAVAILABLE, message: expect.stringContaining('npm run fetch-model') });
+      rmSync(empty, { recursive: true });
+      const closing = await ThreadedOnnxEmbedder.start(modelDir, 1);
+      await closing.close();
+      await expect(closing.embed(['x'], 'query')).rejects.toMatchObject({ code: ErrorCode.MODEL_UNAVAILABLE });
+    });
   });
 });

@@ -4,8 +4,10 @@ export { ElasticsearchToolIndex, type ElasticsearchToolIndexOptions } from './el
 export { EmbeddedToolIndex } from './embedded/embedded-tool-index';
 export { CachedEmbedder } from './embedding/cached.embedder';
 export { dot, Embedder, type EmbeddingKind, normalize } from './embedding/embedder.port';
+export { EmbeddingStore, type StoredEmbedding } from './embedding/embedding-store.port';
 export { HashingEmbedder } from './embedding/hashing.embedder';
 export { defaultModelDir, FETCH_MODEL_COMMAND, OnnxEmbedder } from './embedding/local/onnx.embedder';
+export { ThreadedOnnxEmbedder } from './embedding/local/threaded-onnx.embedder';
 export { WordPieceTokenizer } from './embedding/local/wordpiece.tokenizer';
 export { DEFAULT_OPENAI_EMBEDDER, OpenAIEmbedder, type OpenAIEmbedderOptions } from './embedding/openai/openai.embedder';
 export { type EvalQuery, type EvalTool, evalToolDocument, readEvalQueries, readEvalTools } from './evaluation/eval-dataset';

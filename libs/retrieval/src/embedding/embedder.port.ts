@@ -18,6 +18,9 @@ export abstract class Embedder {
   embedWithParts(text: string, parts: string[], kind: EmbeddingKind): Promise<Float32Array[]> {
     return this.embed([text, ...parts], kind);
   }
+
+  /** Releases what the embedder holds (a worker thread, a connection); nothing by default. */
+  async close(): Promise<void> {}
 }
 
 export function normalize(vector: Float32Array): Float32Array {

@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { Embedder, type EmbeddingKind } from '../embedder.port';
+
+type Request = { id: number; texts: string[] } | { id: number; text: string; parts: string[] };
+type Reply = { id: number; vectors: Float32Array } | { id: number; error: { code?: string; message: string } };
+type Boot = { ready: { model: string; dimensions: number } } | { failed: { code?: string; message: string } };
+
+/**
+ * Runs in the worker: loads the model with the built retrieval package and answers requests with
+ * the vectors packed in one transferable buffer. Stringified, so it must only use what it requires.
+ */
+function embedderWorkerMain(): void {
+  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const { OnnxEmbedder: Onnx } = require(workerData.entry) as typeof import('./onnx.embedder');
+  const port = parentPort as import('node:worker_threads').MessagePort;
+  const described = (error: unknown) => ({ code: (error as { code?: string }).code, message: (error as Error).message ?? String(error) });
+  Onnx.load(workerData.dir, workerData.threads).then(
+    (embedder) => {
+      port.postMessage({ ready: { model: embedder.model, dimensions: embedder.dimensions } });
+      port.on('message', async (request: Request) => {
+        try {
+          const vectors = 'texts' in request ? await embedder.embed(request.texts) : await embedder.embedWithParts(request.text, request.parts);
+          const packed = new Float32Array(vectors.length * embedder.dimensions);
+          vectors.forEach((vector, i) => {
+            packed.set(vector, i * embedder.dimensions);
+          });
+          port.postMessage({ id: request.id, vectors: packed }, [packed.buffer]);
+        } catch (error) {
+          port.postMessage({ id: request.id, error: described(error) });
+        }
+      });
+    },
+    (error: unknown) => port.postMessage({ failed: described(error) }),
+  );
+}
+
+const WORKER_SOURCE = `(${embedderWorkerMain.toString()})();`;
+
+/**
+ * The built OnnxEmbedder module (not the package's index: the worker needs none of the rest),
+ * resolved through the package.json so a test runner's map to TypeScript sources does not apply.
+ */
+function builtOnnxModule(): string {
+  const manifest = createRequire(__filename).resolve('@toolgate/retrieval/package.json');
+  const main = resolve(dirname(manifest), (JSON.parse(readFileSync(manifest, 'utf8')) as { main: string }).main);
+  return join(dirname(main), 'embedding', 'local', 'onnx.embedder.js');
+}
+
+const failure = (error: { code?: string; message: string }) => new ToolgateError(error.code === ErrorCode.MODEL_UNAVAILABLE ? ErrorCode.MODEL_UNAVAILABLE : ErrorCode.INTERNAL, error.message);
+
+/**
+ * The local model (OnnxEmbedder) in a worker thread. onnxruntime-node runs inference synchronously on
+ * the calling thread, so in-process every query embedding (5-20 ms) and every indexing batch (hundreds
+ * of ms) would stall the server's event loop: other requests, health checks, executor timers. Here the
+ * loop stays free and only the vectors cross over. The worker is unreferenced while idle, so it never
+ * keeps a process alive; a crashed worker is replaced on the next call.
+ */
+export class ThreadedOnnxEmbedder extends Embedder {
+  private worker!: Worker;
+  private readonly pending = new Map<number, { resolve: (vectors: Float32Array[]) => void; reject: (error: Error) => void }>();
+  private nextId = 0;
+  private closed = false;
+
+  private constructor(
+    readonly model: string,
+    readonly dimensions: number,
+    private readonly dir: string,
+    private readonly threads: number,
+  ) {
+    super();
+  }
+
+  /** Starts the worker and loads the model there; MODEL_UNAVAILABLE (naming the setup command) as OnnxEmbedder.load. */
+  static async start(dir: string, threads = 1): Promise<ThreadedOnnxEmbedder> {
+    const { worker, model, dimensions } = await ThreadedOnnxEmbedder.spawn(dir, threads);
+    const embedder = new ThreadedOnnxEmbedder(model, dimensions, dir, threads);
+    embedder.attach(worker);
+    return embedder;
+  }
+
+  private static spawn(dir: string, threads: number): Promise<{ worker: Worker; model: string; dimensions: number }> {
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { entry: builtOnnxModule(), dir, threads } });
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number) => reject(new ToolgateError(ErrorCode.MODEL_UNAVAILABLE, `the embedding worker exited (code ${code}) while loading the model`));
+      worker.once('error', reject);
+      worker.once('exit', onExit);
+      worker.once('message', (boot: Boot) => {
+        worker.off('error', reject);
+        worker.off('exit', onExit);
+        if ('failed' in boot) {
+          void worker.terminate();
+          reject(failure(boot.failed));
+          return;
+        }
+        worker.unref();
+        resolve({ worker, ...boot.ready });
+      });
+    });
+  }
+
+  private attach(worker: Worker): void {
+    this.worker = worker;
+    worker.on('message', (reply: Reply) => this.settle(reply));
+    worker.on('error', (error) => this.failAll(new ToolgateError(ErrorCode.INTERNAL, `the embedding worker failed: ${error.message}`, [], { cause: error })));
+    worker.on('exit', (code) => {
+      if (worker === this.worker) this.failAll(new ToolgateError(ErrorCode.INTERNAL, `the embedding worker exited (code ${code})`));
+    });
+  }
+
+  embed(texts: string[], _kind?: EmbeddingKind): Promise<Float32Array[]> {
+    return texts.length === 0 ? Promise.resolve([]) : this.request({ texts });
+  }
+
+  override embedWithParts(text: string, parts: string[], _kind?: EmbeddingKind): Promise<Float32Array[]> {
+    return this.request({ text, parts });
+  }
+
+  /** Stops the worker; calls after this fail. */
+  override async close(): Promise<void> {
+    this.closed = true;
+    this.failAll(new ToolgateError(ErrorCode.MODEL_UNAVAILABLE, 'the embedder is closed'));
+    await this.worker.terminate();
+  }
+
+  private async request(body: { texts: string[] } | { text: string; parts: string[] }): Promise<Float32Array[]> {
+    if (this.closed) throw new ToolgateError(ErrorCode.MODEL_UNAVAILABLE, 'the embedder is closed');
+    if (this.worker.threadId === -1) this.attach((await ThreadedOnnxEmbedder.spawn(this.dir, this.threads)).worker);
+    const id = this.nextId++;
+    const vectors = new Promise<Float32Array[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    // Referenced only while a caller waits on it.
+    if (this.pending.size === 1) this.worker.ref();
+    this.worker.postMessage({ id, ...body } satisfies Request);
+    return vectors;
+  }
+
+  private settle(reply: Reply): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if ('error' in reply) waiting.reject(failure(reply.error));
+    else {
+      const d = this.dimensions;
+      // Copies, so each vector owns its memory (callers keep them for the life of the index).
+      waiting.resolve(Array.from({ length: reply.vectors.length / d }, (_, i) => reply.vectors.slice(i * d, (i + 1) * d)));
+    }
+  }
+
+  private failAll(error: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}
