@@ -1,4 +1,5 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
+import type { EmbeddingStore } from './embedding/embedding-store.port';
 import type { OpenAIEmbedderOptions } from './embedding/openai/openai.embedder';
 import type { FunnelOptions } from './funnel/tool-retriever';
 import type { LlmRerankerOptions } from './rerank/llm.reranker';
@@ -15,6 +16,8 @@ export interface RetrievalModuleOptions {
   modelDir: string;
   /** Threads one local-model inference may use (ONNX Runtime intra-op); default 1. */
   modelThreads?: number;
+  /** Persistent cache of document vectors (the catalog database's); without it they are cached in memory only. */
+  embeddingStore?: EmbeddingStore;
   funnel: FunnelOptions;
   /** Rerank stage after fusion: `feature` (default) lexical features, `llm` a chat model, `none` keeps the fused order. */
   reranker?: 'feature' | 'llm' | 'none';

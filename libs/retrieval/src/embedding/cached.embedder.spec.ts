@@ -1,20 +1,54 @@
 import { CachedEmbedder } from './cached.embedder';
 import { Embedder } from './embedder.port';
+import { EmbeddingStore, type StoredEmbedding } from './embedding-store.port';
 
 /** Vectors that say which call made them: [call number, position, 1 when read in context]. */
 class CountingEmbedder extends Embedder {
-  readonly model = 'counting';
   readonly dimensions = 3;
   calls = 0;
+  embedded: string[] = [];
+
+  constructor(readonly model = 'counting') {
+    super();
+  }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     this.calls++;
+    this.embedded.push(...texts);
     return texts.map((_, i) => Float32Array.of(this.calls, i, 0));
   }
 
   override async embedWithParts(text: string, parts: string[]): Promise<Float32Array[]> {
     this.calls++;
     return [text, ...parts].map((_, i) => Float32Array.of(this.calls, i, 1));
+  }
+}
+
+/** The store's contract in memory (the registry's database-backed one has its own integration spec). */
+class MemoryStore extends EmbeddingStore {
+  readonly rows = new Map<string, { model: string; vector: Float32Array }>();
+  loads: string[][] = [];
+  saves: StoredEmbedding[][] = [];
+
+  async load(model: string, keys: string[]): Promise<Map<string, Float32Array>> {
+    this.loads.push(keys);
+    return new Map(
+      keys.flatMap((key) => {
+        const row = this.rows.get(key);
+        return row?.model === model ? [[key, row.vector] as const] : [];
+      }),
+    );
+  }
+
+  async save(model: string, entries: StoredEmbedding[]): Promise<void> {
+    this.saves.push(entries);
+    for (const { key, vector } of entries) if (!this.rows.has(key)) this.rows.set(key, { model, vector });
+  }
+
+  async retainOnly(model: string): Promise<number> {
+    const other = [...this.rows].filter(([, row]) => row.model !== model);
+    for (const [key] of other) this.rows.delete(key);
+    return other.length;
   }
 }
 
@@ -41,5 +75,61 @@ describe('CachedEmbedder', () => {
     // "a" alone is another vector than "a" inside "a and b".
     expect((await cached.embed(['a'], 'query'))[0]).toEqual(Float32Array.of(2, 0, 0));
     expect(inner.calls).toBe(2);
+  });
+
+  it('closes the embedder it wraps', async () => {
+    const inner = new CountingEmbedder();
+    const close = jest.spyOn(inner, 'close');
+    await new CachedEmbedder(inner).close();
+    expect(close).toHaveBeenCalledTimes(1);
+  });
+
+  describe('with a store', () => {
+    it('embeds a document only when neither memory nor the store has it, and saves what it embedded', async () => {
+      const store = new MemoryStore();
+      const first = new CountingEmbedder();
+      const [a, b] = await new CachedEmbedder(first, 32, 100, store).embed(['a', 'b'], 'document');
+      expect(first.embedded).toEqual(['a', 'b']);
+      expect(store.rows.size).toBe(2);
+      // Another process: a new memory, the same store.
+      const second = new CountingEmbedder();
+      const cached = new CachedEmbedder(second, 32, 100, store);
+      const vectors = await cached.embed(['b', 'a', 'c', 'a'], 'document');
+      expect(second.embedded).toEqual(['c']);
+      expect(vectors).toEqual([b, a, Float32Array.of(1, 0, 0), a]);
+      expect(store.loads.at(-1)).toHaveLength(3);
+      expect(store.saves.at(-1)?.map((e) => e.vector)).toEqual([Float32Array.of(1, 0, 0)]);
+      // Now all in memory: the store is not asked again.
+      const loads = store.loads.length;
+      await cached.embed(['a', 'b', 'c'], 'document');
+      expect(store.loads).toHaveLength(loads);
+      expect(second.calls).toBe(1);
+    });
+
+    it('saves batch by batch, so an interrupted first embedding keeps what it finished', async () => {
+      const store = new MemoryStore();
+      await new CachedEmbedder(new CountingEmbedder(), 2, 100, store).embed(['a', 'b', 'c', 'd', 'e'], 'document');
+      expect(store.saves.map((batch) => batch.length)).toEqual([2, 2, 1]);
+    });
+
+    it('keeps queries in memory only', async () => {
+      const store = new MemoryStore();
+      const inner = new CountingEmbedder();
+      const cached = new CachedEmbedder(inner, 32, 100, store);
+      await cached.embed(['a'], 'query');
+      await cached.embedWithParts('a and b', ['a', 'b'], 'query');
+      expect({ loads: store.loads, saves: store.saves }).toEqual({ loads: [], saves: [] });
+      await cached.embed(['a'], 'query');
+      expect(inner.calls).toBe(2);
+    });
+
+    it('does not reuse a vector stored for another model', async () => {
+      const store = new MemoryStore();
+      await new CachedEmbedder(new CountingEmbedder(), 32, 100, store).embed(['a'], 'document');
+      const other = new CountingEmbedder('other');
+      await new CachedEmbedder(other, 32, 100, store).embed(['a'], 'document');
+      expect(other.embedded).toEqual(['a']);
+      expect([...store.rows.values()].map((row) => row.model).sort()).toEqual(['counting', 'other']);
+    });
   });
 });

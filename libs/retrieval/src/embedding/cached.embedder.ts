@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Embedder, type EmbeddingKind } from './embedder.port';
+import type { EmbeddingStore } from './embedding-store.port';
 
 /**
  * Batches calls to another embedder and caches vectors by content hash (model, kind, text), so a
  * reindex or a repeated query does not embed the same text twice. Least recently used entries go first.
+ * With a store, document vectors also persist across processes: memory, then the store, then the
+ * model, whose new vectors are saved. Queries stay in memory only (unbounded, rarely repeated).
  */
 export class CachedEmbedder extends Embedder {
   private readonly cache = new Map<string, Float32Array>();
@@ -12,6 +15,7 @@ export class CachedEmbedder extends Embedder {
     private readonly inner: Embedder,
     private readonly batchSize = 32,
     private readonly maxEntries = 50_000,
+    private readonly store: EmbeddingStore | null = null,
   ) {
     super();
   }
@@ -41,16 +45,19 @@ export class CachedEmbedder extends Embedder {
 
   async embed(texts: string[], kind: EmbeddingKind): Promise<Float32Array[]> {
     const keys = texts.map((t) => this.key(kind, t));
-    const missing = [
-      ...new Set(
-        keys
-          .map((key, i) => (this.cache.has(key) ? -1 : i))
-          .filter((i) => i >= 0)
-          .map((i) => keys[i]),
-      ),
-    ];
     const textOf = new Map(keys.map((key, i) => [key, texts[i]]));
     const found = new Map<string, Float32Array>();
+    for (const key of keys) {
+      const vector = this.cache.get(key);
+      if (vector) found.set(key, vector);
+    }
+    let missing = [...textOf.keys()].filter((key) => !found.has(key));
+    const store = kind === 'document' ? this.store : null;
+    if (store && missing.length > 0) {
+      const stored = await store.load(this.model, missing);
+      for (const [key, vector] of stored) found.set(key, vector);
+      missing = missing.filter((key) => !stored.has(key));
+    }
     for (let start = 0; start < missing.length; start += this.batchSize) {
       const batch = missing.slice(start, start + this.batchSize);
       const vectors = await this.inner.embed(
@@ -58,12 +65,21 @@ export class CachedEmbedder extends Embedder {
         kind,
       );
       for (const [i, key] of batch.entries()) found.set(key, vectors[i]);
+      // Saved batch by batch: an interrupted first sync of a large catalog keeps what it embedded.
+      await store?.save(
+        this.model,
+        batch.map((key, i) => ({ key, vector: vectors[i] })),
+      );
     }
     return keys.map((key) => {
-      const vector = found.get(key) ?? (this.cache.get(key) as Float32Array);
+      const vector = found.get(key) as Float32Array;
       this.remember(key, vector);
       return vector;
     });
+  }
+
+  override close(): Promise<void> {
+    return this.inner.close();
   }
 
   /** (Re-)inserts at the recent end. */
