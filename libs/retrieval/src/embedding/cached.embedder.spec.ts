@@ -123,13 +123,23 @@ describe('CachedEmbedder', () => {
       expect(inner.calls).toBe(2);
     });
 
-    it('does not reuse a vector stored for another model', async () => {
+    it("does not reuse another model's vectors, and removes them before its first read", async () => {
       const store = new MemoryStore();
-      await new CachedEmbedder(new CountingEmbedder(), 32, 100, store).embed(['a'], 'document');
+      await new CachedEmbedder(new CountingEmbedder(), 32, 100, store).embed(['a', 'b'], 'document');
       const other = new CountingEmbedder('other');
       await new CachedEmbedder(other, 32, 100, store).embed(['a'], 'document');
       expect(other.embedded).toEqual(['a']);
-      expect([...store.rows.values()].map((row) => row.model).sort()).toEqual(['counting', 'other']);
+      expect([...store.rows.values()].map((row) => row.model)).toEqual(['other']);
+    });
+
+    it('retries the removal after it failed', async () => {
+      const store = new MemoryStore();
+      const retainOnly = jest.spyOn(store, 'retainOnly').mockRejectedValueOnce(new Error('database down'));
+      const cached = new CachedEmbedder(new CountingEmbedder(), 32, 100, store);
+      await expect(cached.embed(['a'], 'document')).rejects.toThrow('database down');
+      await cached.embed(['a'], 'document');
+      await cached.embed(['b'], 'document');
+      expect(retainOnly).toHaveBeenCalledTimes(2);
     });
   });
 });

@@ -6,16 +6,19 @@ import type { EmbeddingStore } from './embedding-store.port';
  * Batches calls to another embedder and caches vectors by content hash (model, kind, text), so a
  * reindex or a repeated query does not embed the same text twice. Least recently used entries go first.
  * With a store, document vectors also persist across processes: memory, then the store, then the
- * model, whose new vectors are saved. Queries stay in memory only (unbounded, rarely repeated).
+ * model, whose new vectors are saved; before its first read, the store drops other models' vectors.
+ * Queries stay in memory only (unbounded, rarely repeated).
  */
 export class CachedEmbedder extends Embedder {
   private readonly cache = new Map<string, Float32Array>();
+  /** Set once the store holds no other model's vectors: it never mixes models or keeps an old model's rows. */
+  private retained?: Promise<number>;
 
   constructor(
     private readonly inner: Embedder,
     private readonly batchSize = 32,
     private readonly maxEntries = 50_000,
-    private readonly store: EmbeddingStore | null = null,
+    private readonly store?: EmbeddingStore,
   ) {
     super();
   }
@@ -52,8 +55,13 @@ export class CachedEmbedder extends Embedder {
       if (vector) found.set(key, vector);
     }
     let missing = [...textOf.keys()].filter((key) => !found.has(key));
-    const store = kind === 'document' ? this.store : null;
+    const store = kind === 'document' ? this.store : undefined;
     if (store && missing.length > 0) {
+      this.retained ??= store.retainOnly(this.model).catch((error: unknown) => {
+        this.retained = undefined;
+        throw error;
+      });
+      await this.retained;
       const stored = await store.load(this.model, missing);
       for (const [key, vector] of stored) found.set(key, vector);
       missing = missing.filter((key) => !stored.has(key));

@@ -7,7 +7,7 @@ export interface StoredEmbedding {
 /**
  * Port: a persistent cache of document vectors shared by every process on the same catalog
  * database, so a restart embeds only texts this model never embedded. It holds one model's vectors
- * at a time: a process that embeds with another model removes the rest (`retainOnly`).
+ * at a time: `CachedEmbedder` removes other models' vectors (`retainOnly`) before it first reads.
  * The registry's `EmbeddingCacheService` implements it; the gateway wires one to the other.
  */
 export abstract class EmbeddingStore {

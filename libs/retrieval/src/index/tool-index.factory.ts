@@ -3,7 +3,6 @@ import { ElasticsearchToolIndex } from '../elasticsearch/elasticsearch-tool-inde
 import { EmbeddedToolIndex } from '../embedded/embedded-tool-index';
 import { CachedEmbedder } from '../embedding/cached.embedder';
 import type { Embedder } from '../embedding/embedder.port';
-import type { EmbeddingStore } from '../embedding/embedding-store.port';
 import { HashingEmbedder } from '../embedding/hashing.embedder';
 import { defaultModelDir, OnnxEmbedder } from '../embedding/local/onnx.embedder';
 import { DEFAULT_OPENAI_EMBEDDER, OpenAIEmbedder } from '../embedding/openai/openai.embedder';
@@ -27,8 +26,8 @@ export function createToolIndex(options: Pick<RetrievalModuleOptions, 'driver' |
 
 /**
  * The configured embedder, cached and batched; null for lexical-only retrieval. Loads (and verifies) a local model.
- * A model that costs time or money (local, openai) keeps document vectors in `embeddingStore` when one is given,
- * and the store is cleared of other models' vectors first; hashing vectors are cheaper to compute than to read.
+ * A model that costs time or money (local, openai) keeps document vectors in `embeddingStore` when one is given;
+ * hashing vectors are cheaper to compute than to read.
  */
 export async function createEmbedder(options: Pick<RetrievalModuleOptions, 'embedder' | 'modelDir' | 'modelThreads' | 'openai' | 'embeddingStore'>): Promise<Embedder | null> {
   switch (options.embedder) {
@@ -37,18 +36,12 @@ export async function createEmbedder(options: Pick<RetrievalModuleOptions, 'embe
     case 'hashing':
       return new CachedEmbedder(new HashingEmbedder());
     case 'local':
-      return stored(await OnnxEmbedder.load(options.modelDir, options.modelThreads), options.embeddingStore);
+      return new CachedEmbedder(await OnnxEmbedder.load(options.modelDir, options.modelThreads), undefined, undefined, options.embeddingStore);
     case 'openai': {
       const openai = { ...DEFAULT_OPENAI_EMBEDDER, ...options.openai };
-      return stored(new OpenAIEmbedder(openai), options.embeddingStore, openai.batchSize);
+      return new CachedEmbedder(new OpenAIEmbedder(openai), openai.batchSize, undefined, options.embeddingStore);
     }
   }
-}
-
-async function stored(model: Embedder, store: EmbeddingStore | undefined, batchSize?: number): Promise<CachedEmbedder> {
-  // One model's vectors at a time: the table never mixes models or keeps an old model's rows.
-  await store?.retainOnly(model.model);
-  return new CachedEmbedder(model, batchSize, undefined, store ?? null);
 }
 
 /** The configured rerank stage (feature reranker when unset); null keeps the fused order. */
