@@ -19,6 +19,7 @@ export type {
 } from './audit/run-audit.types';
 export { CatalogService } from './catalog/catalog.service';
 export type { CatalogFilter, PluginLoadReport, PluginView, ToolVersionView, ToolView } from './catalog/catalog.types';
+export { type CachedVector, EmbeddingCacheService } from './embeddings/embedding-cache.service';
 export { scanDescriptor, scanText } from './integrity/descriptor.scanner';
 export { type IntegrityFinding, IntegrityRule } from './integrity/integrity.types';
 export { dataSourceOptions, openDataSource } from './persistence/data-source.factory';

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from './access/access-policy.service';
 import { RunAuditService } from './audit/run-audit.service';
 import { CatalogService } from './catalog/catalog.service';
+import { EmbeddingCacheService } from './embeddings/embedding-cache.service';
 import { openDataSource } from './persistence/data-source.factory';
 import { REGISTRY_OPTIONS, RegistryConfigurableModule, type RegistryModuleOptions } from './registry.module-definition';
 import { SessionStoreService } from './sessions/session-store.service';
@@ -24,8 +25,9 @@ import { UsageExampleService } from './usage/usage-example.service';
     UsageExampleService,
     SessionStoreService,
     RunAuditService,
+    EmbeddingCacheService,
   ],
-  exports: [DataSource, AccessPolicyService, CatalogService, UsageExampleService, SessionStoreService, RunAuditService],
+  exports: [DataSource, AccessPolicyService, CatalogService, UsageExampleService, SessionStoreService, RunAuditService, EmbeddingCacheService],
 })
 export class RegistryModule extends RegistryConfigurableModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Registry');
