@@ -5,7 +5,7 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { TerminusModule } from '@nestjs/terminus';
 import { ExecutorModule, HealthGatedToolInvoker, ToolInvoker } from '@toolgate/executor';
 import { PlannerModule } from '@toolgate/planner';
-import { RegistryModule } from '@toolgate/registry';
+import { EmbeddingCacheService, RegistryModule } from '@toolgate/registry';
 import { RetrievalModule } from '@toolgate/retrieval';
 import { PrincipalGuard } from './auth/principal.guard';
 import { PrincipalResolver } from './auth/principal.resolver';
@@ -26,24 +26,34 @@ import { ExecutePlanUseCase } from './use-cases/execute-plan.use-case';
 import { PlanTaskUseCase } from './use-cases/plan-task.use-case';
 import { RunTaskUseCase } from './use-cases/run-task.use-case';
 import { SearchToolsUseCase } from './use-cases/search-tools.use-case';
-import { SyncToolIndexUseCase } from './use-cases/sync-tool-index.use-case';
+import { INDEX_SYNC_MODE, type IndexSyncMode, SyncToolIndexUseCase } from './use-cases/sync-tool-index.use-case';
 
 /** Registry, retrieval, planning and the use cases that span them; shared by the server and the CLI. */
 @Module({})
 export class CoreModule {
-  static forRoot(config: AppConfig, logDestination: 1 | 2 = 1): DynamicModule {
+  static forRoot(config: AppConfig, { logDestination = 1, indexSync = 'follow' }: { logDestination?: 1 | 2; indexSync?: IndexSyncMode } = {}): DynamicModule {
     return {
       module: CoreModule,
       imports: [
         loggingModule(config.gateway.LOG_LEVEL, logDestination),
         RegistryModule.forRoot({ ...config.registry, isGlobal: true }),
-        RetrievalModule.forRoot({ ...config.retrieval, isGlobal: true }),
+        // Document vectors persist in the catalog database: a restart embeds only new texts.
+        RetrievalModule.forRootAsync({ isGlobal: true, inject: [EmbeddingCacheService], useFactory: (embeddingStore: EmbeddingCacheService) => ({ ...config.retrieval, embeddingStore }) }),
         PlannerModule.forRoot({ ...config.planner, isGlobal: true }),
         RunAuditModule,
         ToolExecutionModule.forRoot(config.resilience),
         ExecutorModule.forRoot({ ...config.executor, isGlobal: true, providers: [{ provide: ToolInvoker, useExisting: HealthGatedToolInvoker }] }),
       ],
-      providers: [{ provide: APP_CONFIG, useValue: config }, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase, RunTaskUseCase, ExecutePlanUseCase, RunAccessService],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: INDEX_SYNC_MODE, useValue: indexSync },
+        SearchToolsUseCase,
+        SyncToolIndexUseCase,
+        PlanTaskUseCase,
+        RunTaskUseCase,
+        ExecutePlanUseCase,
+        RunAccessService,
+      ],
       exports: [APP_CONFIG, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase, RunTaskUseCase, ExecutePlanUseCase, RunAccessService],
     };
   }

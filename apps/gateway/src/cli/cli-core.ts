@@ -12,13 +12,14 @@ import { RunTaskUseCase } from '../use-cases/run-task.use-case';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
 import { SyncToolIndexUseCase } from '../use-cases/sync-tool-index.use-case';
 
+/** The use cases that read the tool index sync it on first use; the other commands never pay for it. */
 export interface CliCore {
   catalog: CatalogService;
   access: AccessPolicyService;
   usage: UsageExampleService;
-  search: SearchToolsUseCase;
-  planTask: PlanTaskUseCase;
-  runTask: RunTaskUseCase;
+  search: Pick<SearchToolsUseCase, 'execute'>;
+  planTask: Pick<PlanTaskUseCase, 'plan'>;
+  runTask: Pick<RunTaskUseCase, 'execute'>;
   runEvents: RunEventBus;
   principal: Principal;
   close(): Promise<void>;
@@ -27,13 +28,26 @@ export interface CliCore {
 /** The core without HTTP; logs go to stderr (at warn) so stdout carries only the command's output. */
 export async function openCliCore(config: AppConfig, key: string | undefined): Promise<CliCore> {
   const level = process.env.LOG_LEVEL ?? 'warn';
-  @Module({ imports: [CoreModule.forRoot({ ...config, gateway: { ...config.gateway, LOG_LEVEL: level as AppConfig['gateway']['LOG_LEVEL'] } }, 2)] })
+  @Module({
+    imports: [CoreModule.forRoot({ ...config, gateway: { ...config.gateway, LOG_LEVEL: level as AppConfig['gateway']['LOG_LEVEL'] } }, { logDestination: 2, indexSync: 'on-demand' })],
+  })
   class CliModule {}
   const app = await NestFactory.createApplicationContext(CliModule, BOOT_OPTIONS);
   app.useLogger(app.get(Logger));
   app.flushLogs();
   await app.init();
-  await app.get(SyncToolIndexUseCase).execute();
+  const sync = app.get(SyncToolIndexUseCase);
+  let synced: Promise<unknown> | undefined;
+  const afterSync =
+    <A extends unknown[], R>(work: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      synced ??= sync.execute();
+      await synced;
+      return work(...args);
+    };
+  const search = app.get(SearchToolsUseCase);
+  const planTask = app.get(PlanTaskUseCase);
+  const runTask = app.get(RunTaskUseCase);
   const access = app.get(AccessPolicyService);
   const principal = access.authenticate(key ?? process.env.TOOLGATE_API_KEY);
   new NestLogger('Cli').debug({ principal }, 'acting as');
@@ -41,9 +55,9 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
     catalog: app.get(CatalogService),
     access,
     usage: app.get(UsageExampleService),
-    search: app.get(SearchToolsUseCase),
-    planTask: app.get(PlanTaskUseCase),
-    runTask: app.get(RunTaskUseCase),
+    search: { execute: afterSync(search.execute.bind(search)) },
+    planTask: { plan: afterSync(planTask.plan.bind(planTask)) },
+    runTask: { execute: afterSync(runTask.execute.bind(runTask)) },
     runEvents: app.get(RunEventBus),
     principal,
     close: () => app.close(),

@@ -1,9 +1,16 @@
-import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { CatalogService, UsageExampleService } from '@toolgate/registry';
 import { buildToolDocument, ToolRetriever, withUsageQueries } from '@toolgate/retrieval';
 import { concatMap, type Subscription } from 'rxjs';
 
 const RETRY_MS = 5_000;
+
+/**
+ * `follow`: sync after every catalog change (the server). `on-demand`: only when `execute` is called
+ * (the CLI: one command, then exit; a command that never searches never syncs).
+ */
+export type IndexSyncMode = 'follow' | 'on-demand';
+export const INDEX_SYNC_MODE = Symbol('INDEX_SYNC_MODE');
 
 /** Keeps the tool index equal to the catalog's active versions and their usage examples; runs after every catalog change. */
 @Injectable()
@@ -18,9 +25,11 @@ export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
     private readonly catalog: CatalogService,
     private readonly usage: UsageExampleService,
     private readonly retriever: ToolRetriever,
+    @Optional() @Inject(INDEX_SYNC_MODE) private readonly mode: IndexSyncMode = 'follow',
   ) {}
 
   onModuleInit(): void {
+    if (this.mode === 'on-demand') return;
     // A failed sync (index down) is logged and retried until the index is back; the subscription lives on.
     const syncOnce = () =>
       (this.running = this.execute().catch((error: unknown) => {
