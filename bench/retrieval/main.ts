@@ -21,10 +21,10 @@ import {
   EmbeddedToolIndex,
   type Embedder,
   type IndexedTool,
-  OnnxEmbedder,
   type RankedHit,
   retrievalEnvSchema,
   retrievalOptionsFromEnv,
+  ThreadedOnnxEmbedder,
   ToolIndex,
   ToolRetriever,
   type ToolSearchFilter,
@@ -189,7 +189,7 @@ async function runDriver(
   tools: IndexedTool[],
   queries: BenchQuery[],
   queryVectors: Float32Array[],
-  embedder: OnnxEmbedder,
+  embedder: Embedder,
   warmup: number,
   es: EsHandle | null,
   esIndexTimeoutS: number,
@@ -366,7 +366,7 @@ async function main(): Promise<void> {
   gc();
   const rssBeforeModel = process.memoryUsage().rss;
   // The server's default thread count (TOOLGATE_EMBEDDING_THREADS), so the funnel is timed as a caller meets it.
-  const embedder = await OnnxEmbedder.load(defaultModelDir(), retrievalOptionsFromEnv(retrievalEnvSchema.parse(process.env)).modelThreads);
+  const embedder = await ThreadedOnnxEmbedder.start(defaultModelDir(), retrievalOptionsFromEnv(retrievalEnvSchema.parse(process.env)).modelThreads);
   gc();
   const modelRssMb = mb(process.memoryUsage().rss - rssBeforeModel);
   const { base: pool, queries } = await loadDatasets(opts.datasets, opts.perSet, opts.seed);
@@ -510,7 +510,7 @@ async function main(): Promise<void> {
         texts: base.length,
         seconds: round(docEmbedding.ms / 1000, 1),
         perSecond: round((base.length * 1000) / docEmbedding.ms, 1),
-        path: 'ToolRetriever.indexTools -> CachedEmbedder(OnnxEmbedder), batches of 32',
+        path: 'ToolRetriever.indexTools -> CachedEmbedder(ThreadedOnnxEmbedder), batches of 32',
       },
       query: latency(queryEmbedding),
     },

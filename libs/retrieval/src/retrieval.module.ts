@@ -17,11 +17,14 @@ import { RETRIEVAL_OPTIONS, RetrievalConfigurableModule, type RetrievalModuleOpt
   exports: [ToolIndex, ToolRetriever, RETRIEVAL_OPTIONS],
 })
 export class RetrievalModule extends RetrievalConfigurableModule implements OnApplicationShutdown {
-  constructor(@Inject(ToolIndex) private readonly index: ToolIndex) {
+  constructor(
+    @Inject(ToolIndex) private readonly index: ToolIndex,
+    @Inject(ToolRetriever) private readonly retriever: ToolRetriever,
+  ) {
     super();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.index.close();
+    await Promise.all([this.index.close(), this.retriever.embedder?.close()]);
   }
 }

@@ -4,7 +4,8 @@ import { EmbeddedToolIndex } from '../embedded/embedded-tool-index';
 import { CachedEmbedder } from '../embedding/cached.embedder';
 import type { Embedder } from '../embedding/embedder.port';
 import { HashingEmbedder } from '../embedding/hashing.embedder';
-import { defaultModelDir, OnnxEmbedder } from '../embedding/local/onnx.embedder';
+import { defaultModelDir } from '../embedding/local/onnx.embedder';
+import { ThreadedOnnxEmbedder } from '../embedding/local/threaded-onnx.embedder';
 import { DEFAULT_OPENAI_EMBEDDER, OpenAIEmbedder } from '../embedding/openai/openai.embedder';
 import { DEFAULT_FUNNEL, ToolRetriever } from '../funnel/tool-retriever';
 import { FeatureReranker } from '../rerank/feature.reranker';
@@ -36,7 +37,8 @@ export async function createEmbedder(options: Pick<RetrievalModuleOptions, 'embe
     case 'hashing':
       return new CachedEmbedder(new HashingEmbedder());
     case 'local':
-      return new CachedEmbedder(await OnnxEmbedder.load(options.modelDir, options.modelThreads), undefined, undefined, options.embeddingStore);
+      // In a worker thread: inference would otherwise hold the event loop for its whole duration.
+      return new CachedEmbedder(await ThreadedOnnxEmbedder.start(options.modelDir, options.modelThreads), undefined, undefined, options.embeddingStore);
     case 'openai': {
       const openai = { ...DEFAULT_OPENAI_EMBEDDER, ...options.openai };
       return new CachedEmbedder(new OpenAIEmbedder(openai), openai.batchSize, undefined, options.embeddingStore);

@@ -6,8 +6,9 @@ import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { Embedder, type EmbeddingKind } from '../embedder.port';
 
 type Request = { id: number; texts: string[] } | { id: number; text: string; parts: string[] };
-type Reply = { id: number; vectors: Float32Array } | { id: number; error: { code?: string; message: string } };
-type Boot = { ready: { model: string; dimensions: number } } | { failed: { code?: string; message: string } };
+type WorkerError = { code?: string; message: string; stack?: string };
+type Reply = { id: number; vectors: Float32Array } | { id: number; error: WorkerError };
+type Boot = { ready: { model: string; dimensions: number } } | { failed: WorkerError };
 
 /**
  * Runs in the worker: loads the model with the built retrieval package and answers requests with
@@ -17,7 +18,7 @@ function embedderWorkerMain(): void {
   const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
   const { OnnxEmbedder: Onnx } = require(workerData.entry) as typeof import('./onnx.embedder');
   const port = parentPort as import('node:worker_threads').MessagePort;
-  const described = (error: unknown) => ({ code: (error as { code?: string }).code, message: (error as Error).message ?? String(error) });
+  const described = (error: unknown) => ({ code: (error as { code?: string }).code, message: (error as Error).message ?? String(error), stack: (error as Error).stack });
   Onnx.load(workerData.dir, workerData.threads).then(
     (embedder) => {
       port.postMessage({ ready: { model: embedder.model, dimensions: embedder.dimensions } });
@@ -50,7 +51,11 @@ function builtOnnxModule(): string {
   return join(dirname(main), 'embedding', 'local', 'onnx.embedder.js');
 }
 
-const failure = (error: { code?: string; message: string }) => new ToolgateError(error.code === ErrorCode.MODEL_UNAVAILABLE ? ErrorCode.MODEL_UNAVAILABLE : ErrorCode.INTERNAL, error.message);
+/** The worker's error as a domain error here; its own stack (inside the model code) is kept as the cause. */
+function failure(error: WorkerError): ToolgateError {
+  const cause = Object.assign(new Error(error.message), { stack: error.stack });
+  return new ToolgateError(error.code === ErrorCode.MODEL_UNAVAILABLE ? ErrorCode.MODEL_UNAVAILABLE : ErrorCode.INTERNAL, error.message, [], { cause });
+}
 
 /**
  * The local model (OnnxEmbedder) in a worker thread. onnxruntime-node runs inference synchronously on
