@@ -115,12 +115,9 @@ export class ToolRetriever {
     return stored !== null && stored !== this.model;
   }
 
-  /** Both sides for one text, fused, the head reranked. */
-  private async rankOne(text: string, vector: Float32Array | undefined, filter: ToolSearchFilter, request: string) {
-    const [lexical, semantic] = await Promise.all([
-      this.index.lexical(text, this.options.recallK, filter),
-      this.embedder && vector ? this.index.semantic(vector, this.options.recallK, filter, this.embedder.model) : Promise.resolve([] as RankedHit[]),
-    ]);
+  /** The semantic side for one text next to its lexical side, fused, the head reranked. */
+  private async rankOne(text: string, lexical: RankedHit[], vector: Float32Array | undefined, filter: ToolSearchFilter, request: string) {
+    const semantic = this.embedder && vector ? await this.index.semantic(vector, this.options.recallK, filter, this.embedder.model) : [];
     const fused = reciprocalRankFusion(lexical, semantic, this.options.weights, this.options.rrfK);
     if (!this.reranker || fused.length === 0) return { lexical, semantic, ranked: fused };
     const depth = this.options.rerankDepth ?? DEFAULT_RERANK_DEPTH;
@@ -137,8 +134,13 @@ export class ToolRetriever {
       try {
         const clauses = this.options.decomposition ? decomposeQuery(text, this.options.decomposition) : [text];
         const texts = clauses.length > 1 ? [text, ...clauses] : [text];
-        const vectors = !this.embedder ? [] : clauses.length > 1 ? await this.embedder.embedWithParts(text, clauses, 'query') : await this.embedder.embed(texts, 'query');
-        const [whole, ...parts] = await Promise.all(texts.map((t, i) => this.rankOne(t, vectors[i], filter, text)));
+        // The lexical side needs no vectors: it runs while the model embeds the query (in its worker
+        // thread, or on the embeddings endpoint), not after.
+        const [vectors, lexical] = await Promise.all([
+          !this.embedder ? [] : clauses.length > 1 ? this.embedder.embedWithParts(text, clauses, 'query') : this.embedder.embed(texts, 'query'),
+          Promise.all(texts.map((t) => this.index.lexical(t, this.options.recallK, filter))),
+        ]);
+        const [whole, ...parts] = await Promise.all(texts.map((t, i) => this.rankOne(t, lexical[i], vectors[i], filter, text)));
         const noMatch = whole.lexical.length === 0 && (whole.semantic[0]?.score ?? Number.NEGATIVE_INFINITY) < this.options.minSimilarity;
         const merged: FusedCandidate[] =
           parts.length === 0
