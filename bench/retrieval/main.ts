@@ -16,7 +16,6 @@ import {
   CachedEmbedder,
   createReranker,
   DEFAULT_FUNNEL,
-  defaultModelDir,
   ElasticsearchToolIndex,
   EmbeddedToolIndex,
   type Embedder,
@@ -365,8 +364,9 @@ async function main(): Promise<void> {
 
   gc();
   const rssBeforeModel = process.memoryUsage().rss;
-  // The server's default thread count (TOOLGATE_EMBEDDING_THREADS), so the funnel is timed as a caller meets it.
-  const embedder = await ThreadedOnnxEmbedder.start(defaultModelDir(), retrievalOptionsFromEnv(retrievalEnvSchema.parse(process.env)).modelThreads);
+  // The server's model settings (TOOLGATE_MODEL_DIR, TOOLGATE_EMBEDDING_THREADS), so the funnel is timed as a caller meets it.
+  const { modelDir, modelThreads } = retrievalOptionsFromEnv(retrievalEnvSchema.parse(process.env));
+  const embedder = await ThreadedOnnxEmbedder.start(modelDir, modelThreads);
   gc();
   const modelRssMb = mb(process.memoryUsage().rss - rssBeforeModel);
   const { base: pool, queries } = await loadDatasets(opts.datasets, opts.perSet, opts.seed);
@@ -499,7 +499,7 @@ async function main(): Promise<void> {
       filter: FILTER,
       concurrency: 1,
     },
-    model: { name: embedder.model, dimensions: embedder.dimensions, onnxThreads: retrievalOptionsFromEnv(retrievalEnvSchema.parse(process.env)).modelThreads, rssMb: modelRssMb },
+    model: { name: embedder.model, dimensions: embedder.dimensions, onnxThreads: modelThreads, rssMb: modelRssMb },
     catalog: {
       basePool: pool.length,
       vectors: `real model for ${base.length} base tools; variants perturbed (base vector + gaussian noise sigma ${VARIANT_NOISE_SIGMA} per dimension, re-normalised; mean cosine to the base ${round(cosines.reduce((s, c) => s + c, 0) / cosines.length, 3)})`,
