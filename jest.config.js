@@ -1,6 +1,13 @@
 /** Three tiers: unit specs beside the code, integration specs against real databases, e2e over HTTP. */
 const libs = ['sdk', 'registry', 'retrieval', 'planner', 'executor'];
-const moduleNameMapper = Object.fromEntries(libs.map((lib) => [`^@toolgate/${lib}$`, `<rootDir>/libs/${lib}/src/index.ts`]));
+/** Subpath exports (`exports` in each lib's package.json) beside the main index. */
+const subpaths = { sdk: ['testing'], retrieval: ['evaluation'], planner: ['evaluation'] };
+const moduleNameMapper = Object.fromEntries(
+  libs.flatMap((lib) => [
+    [`^@toolgate/${lib}$`, `<rootDir>/libs/${lib}/src/index.ts`],
+    ...(subpaths[lib] ?? []).map((sub) => [`^@toolgate/${lib}/${sub}$`, `<rootDir>/libs/${lib}/src/${sub}/index.ts`]),
+  ]),
+);
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] };
 const common = { rootDir: __dirname, testEnvironment: '<rootDir>/test/support/node-environment.js', moduleFileExtensions: ['ts', 'js', 'json'], transform, moduleNameMapper };
 

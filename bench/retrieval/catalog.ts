@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { type EvalQuery, type EvalTool, evalToolDocument, type IndexedTool, readEvalQueries, readEvalTools, type ToolDocument } from '@toolgate/retrieval';
+import type { IndexedTool, ToolDocument } from '@toolgate/retrieval';
+import { type EvalQuery, type EvalTool, evalToolDocument, readEvalQueries, readEvalTools } from '@toolgate/retrieval/evaluation';
 
 /**
  * Synthetic catalogs derived from the shared evaluation sets, deterministic for a seed: the base pool

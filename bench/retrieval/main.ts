@@ -15,9 +15,9 @@ import { Client, type estypes } from '@elastic/elasticsearch';
 import {
   CachedEmbedder,
   createReranker,
+  createToolIndex,
   DEFAULT_FUNNEL,
-  ElasticsearchToolIndex,
-  EmbeddedToolIndex,
+  type ElasticsearchToolIndex,
   type Embedder,
   type IndexedTool,
   type RankedHit,
@@ -194,7 +194,7 @@ async function runDriver(
   esIndexTimeoutS: number,
 ): Promise<DriverRun> {
   const alias = `bench-retrieval-${size}`;
-  const index: ToolIndex = driver === 'embedded' ? new EmbeddedToolIndex() : new ElasticsearchToolIndex({ node: (es as EsHandle).url, indexPrefix: alias, requestTimeoutMs: 120_000 });
+  const index: ToolIndex = createToolIndex({ driver, elasticsearch: es ? { node: es.url, indexPrefix: alias, requestTimeoutMs: 120_000 } : undefined });
   const report: Record<string, unknown> = { size, driver };
   try {
     gc();

@@ -1,4 +1,4 @@
-import { percentile } from '@toolgate/retrieval';
+import { percentile } from '@toolgate/retrieval/evaluation';
 
 export interface LatencyStats {
   n: number;

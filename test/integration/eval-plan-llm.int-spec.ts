@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { readTaskBench, setF1, splitSamples } from '@toolgate/planner';
+import { readTaskBench, setF1, splitSamples } from '@toolgate/planner/evaluation';
 import { ErrorCode, type ToolgateError } from '@toolgate/sdk';
-import { type EvalPlanFlags, runPlanEval } from '../../apps/gateway/src/cli/eval-plan.command';
+import { type EvalPlanFlags, runPlanEval } from '../../apps/gateway/src/cli/commands/eval-plan.command';
 import { datasetsDir } from '../support/datasets';
 import { chatCompletion, type OpenAIWireServer, type RecordedRequest, startOpenAIWireServer } from '../support/openai-wire-server';
 

@@ -1,7 +1,7 @@
-import type { Invocation, Run, RunEvent } from '@toolgate/executor';
+import type { Invocation } from '@toolgate/executor';
 import type { Plan } from '@toolgate/planner';
 import { openDataSource, RunAuditService } from '@toolgate/registry';
-import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { ErrorCode, type Run, type RunEvent, ToolgateError } from '@toolgate/sdk';
 import { type ChaosHarness, startChaosExecutor, step } from './executor-fixtures';
 
 /*

@@ -1,8 +1,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { Run, StepStatus } from '@toolgate/executor';
 import type { Plan } from '@toolgate/planner';
+import type { Run, StepStatus } from '@toolgate/sdk';
 import type { DatabaseKind } from '../support/databases';
 import { type ChaosHarness, type ChaosToolInvoker, mulberry32, startChaosExecutor, step } from './executor-fixtures';
 

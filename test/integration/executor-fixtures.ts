@@ -3,29 +3,27 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import {
   DEFAULT_RESILIENCE_OPTIONS,
+  type ExecutionRoute,
+  ExecutionRoutes,
   ExecutorModule,
-  InProcessToolInvoker,
   type Invocation,
   IsolatedToolInvoker,
   PlanRunner,
   PlanValidator,
   type ResilienceOptions,
   ResilientToolInvoker,
-  type Run,
-  type RunEvent,
-  RunEventBus,
-  type RunFilter,
-  RunRecorder,
+  RoutingToolInvoker,
+  RunStore,
   SchemaCache,
+  serverExecutionRoute,
   ToolInvoker,
-  TypeormRunRecorder,
 } from '@toolgate/executor';
 import type { Plan, PlanStep } from '@toolgate/planner';
 import { AccessPolicyService, CatalogService, type Principal, RegistryModule, RunAuditService, ToolVersionState } from '@toolgate/registry';
+import { type Run, type RunEvent, type RunListFilter, runIdOf, type SequencedRunEvent } from '@toolgate/sdk';
 import { DataSource } from 'typeorm';
 import { type DatabaseKind, testDatabase } from '../support/databases';
 import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
@@ -187,7 +185,7 @@ export interface ProbeState {
 }
 
 /** Everything recorded, in memory: the audit trail the runner writes, for assertions. */
-export class MemoryRunRecorder extends RunRecorder {
+export class MemoryRunStore extends RunStore {
   readonly all: RunEvent[] = [];
   failWith: Error | null = null;
 
@@ -199,11 +197,14 @@ export class MemoryRunRecorder extends RunRecorder {
     const finished = this.all.filter((e): e is Extract<RunEvent, { type: 'RUN_FINISHED' }> => e.type === 'RUN_FINISHED' && e.run.id === runId);
     return finished.at(-1)?.run ?? null;
   }
-  async list(_filter: RunFilter): Promise<Run[]> {
+  async list(_filter: RunListFilter): Promise<Run[]> {
     return this.all.filter((e): e is Extract<RunEvent, { type: 'RUN_FINISHED' }> => e.type === 'RUN_FINISHED').map((e) => e.run);
   }
-  async events(runId: string): Promise<RunEvent[]> {
-    return this.all.filter((e) => ('runId' in e ? e.runId : e.run.id) === runId);
+  async events(runId: string, afterSeq = 0): Promise<SequencedRunEvent[]> {
+    return this.all
+      .filter((e) => runIdOf(e) === runId)
+      .map((event, i) => ({ seq: i + 1, event }))
+      .filter((e) => e.seq > afterSeq);
   }
 }
 
@@ -242,33 +243,32 @@ export interface ExecutorHarness {
   schemas: SchemaCache;
   access: AccessPolicyService;
   catalog: CatalogService;
-  recorder: MemoryRunRecorder;
+  recorder: MemoryRunStore;
   probe: ProbeState;
   policyFile: string;
   close: () => Promise<void>;
   resetProbe: () => void;
 }
 
-/** The registry on a temporary SQLite file with the probe plugin, and the executor with the in-process invoker. */
-export async function startExecutor(options: { maxParallel?: number; deadlineMs?: number; maxReplans?: number; invoker?: new (...args: never[]) => ToolInvoker } = {}): Promise<ExecutorHarness> {
+/** The registry on a temporary SQLite file with the probe plugin, and the executor calling the in-process invoker directly (no resilience layer). */
+export async function startExecutor(options: { maxParallel?: number; deadlineMs?: number; maxReplans?: number } = {}): Promise<ExecutorHarness> {
   const work = mkdtempSync(join(tmpdir(), 'toolgate-exec-'));
   const pluginDir = join(work, 'plugins');
   const dir = writePlugin(pluginDir, { folder: 'probe', packageJson: pluginPackage('@fixtures/probe', '1.0.0'), entry: PROBE_SOURCE });
   const policyFile = join(work, 'policy.json');
   writePolicy(policyFile, ROLES);
-  const recorder = new MemoryRunRecorder();
+  const recorder = new MemoryRunStore();
   const moduleRef = await Test.createTestingModule({
     imports: [
       RegistryModule.forRoot({ database: { type: 'sqlite', path: join(work, 'toolgate.db') }, pluginDirs: [pluginDir], policyFile, newVersionState: ToolVersionState.ACTIVE, isGlobal: true }),
-      ExecutorModule.forRoot({
-        maxParallel: options.maxParallel ?? 4,
-        deadlineMs: options.deadlineMs ?? 10_000,
-        maxSteps: 20,
-        maxReplans: options.maxReplans ?? 2,
-        providers: [{ provide: RunRecorder, useValue: recorder }, ...(options.invoker ? [{ provide: ToolInvoker, useClass: options.invoker }] : [])],
-      }),
+      ExecutorModule.forRoot({ maxParallel: options.maxParallel ?? 4, deadlineMs: options.deadlineMs ?? 10_000, maxSteps: 20, maxReplans: options.maxReplans ?? 2, isolation: 'none' }),
     ],
-  }).compile();
+  })
+    .overrideProvider(RunStore)
+    .useValue(recorder)
+    .overrideProvider(ToolInvoker)
+    .useFactory({ factory: (routes: ExecutionRoutes) => new RoutingToolInvoker(routes), inject: [ExecutionRoutes] })
+    .compile();
   const app = await moduleRef.init();
   const entry = join(dir, 'index.js');
   const probe = (createRequire(entry)(entry) as { probe: ProbeState }).probe;
@@ -479,7 +479,7 @@ export interface ChaosOptions extends ChaosSettings {
 /**
  * The production stack for chaos tests: registry on a real database with the chaos plugin, PlanRunner,
  * ResilientToolInvoker over ChaosToolInvoker over the in-process or isolated invoker, and the TypeORM
- * run recorder, wired the way the gateway wires them.
+ * run store, wired the way the gateway wires them.
  */
 export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHarness> {
   const work = mkdtempSync(join(tmpdir(), 'toolgate-chaos-'));
@@ -495,11 +495,19 @@ export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHa
     retry: { baseDelayMs: 5, maxDelayMs: 50 },
     drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_RESILIENCE_OPTIONS.drainTimeoutMs,
   };
-  const isolated = options.isolation === 'worker';
-  const inner: Provider = isolated
-    ? { provide: IsolatedToolInvoker, inject: [CatalogService], useFactory: (catalog: CatalogService) => new IsolatedToolInvoker(catalog, { heapMb: 64, poolSize: 4, killGraceMs: 50, netHosts: [] }) }
-    : { provide: InProcessToolInvoker, inject: [CatalogService], useFactory: (catalog: CatalogService) => new InProcessToolInvoker(catalog) };
   const settings: ChaosSettings = { seed: options.seed, faultRate: options.faultRate, repeatRate: options.repeatRate };
+  // The server route with faults injected between the resilience layer and the code that runs the tool.
+  let server: ToolInvoker | undefined;
+  let chaos: ChaosToolInvoker | undefined;
+  const chaosRoute: ExecutionRoute = {
+    kind: 'server',
+    create: (context) => {
+      const handlers = serverExecutionRoute.create(context);
+      server = handlers.invoker;
+      chaos = new ChaosToolInvoker(handlers.invoker, settings);
+      return { ...handlers, invoker: chaos };
+    },
+  };
   const moduleRef = await Test.createTestingModule({
     imports: [
       RegistryModule.forRoot({ database: db.options, pluginDirs: [pluginDir], policyFile, newVersionState: ToolVersionState.ACTIVE, isGlobal: true }),
@@ -508,27 +516,22 @@ export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHa
         deadlineMs: 60_000,
         maxSteps: 20,
         maxReplans: 0,
-        providers: [
-          RunEventBus,
-          { provide: RunRecorder, useClass: TypeormRunRecorder },
-          inner,
-          { provide: ChaosToolInvoker, inject: [isolated ? IsolatedToolInvoker : InProcessToolInvoker], useFactory: (invoker: ToolInvoker) => new ChaosToolInvoker(invoker, settings) },
-          {
-            provide: ResilientToolInvoker,
-            inject: [ChaosToolInvoker, CatalogService],
-            useFactory: (invoker: ToolInvoker, catalog: CatalogService) => new ResilientToolInvoker(invoker, catalog, resilience),
-          },
-          { provide: ToolInvoker, useExisting: ResilientToolInvoker },
-        ],
+        isolation: options.isolation,
+        worker: { heapMb: 64, poolSize: 4, killGraceMs: 50, netHosts: [] },
+        resilience,
+        routes: [chaosRoute],
       }),
     ],
   }).compile();
   const app = await moduleRef.init();
   // A cold burst is not what the soak measures: the plugin's workers start and load before it.
-  if (isolated) await Promise.all(['read', 'ledger', 'backup', 'nap'].map((name) => app.get(IsolatedToolInvoker).warm(`chaos/${name}`, '1.0.0')));
+  if (server instanceof IsolatedToolInvoker) {
+    const isolated = server;
+    await Promise.all(['read', 'ledger', 'backup', 'nap'].map((name) => isolated.warm(`chaos/${name}`, '1.0.0')));
+  }
   return {
     runner: app.get(PlanRunner),
-    chaos: app.get(ChaosToolInvoker),
+    chaos: chaos as ChaosToolInvoker,
     resilient: app.get(ResilientToolInvoker),
     audit: app.get(RunAuditService),
     dataSource: app.get(DataSource),

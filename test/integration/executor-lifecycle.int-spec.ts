@@ -37,7 +37,7 @@ describe('executor lifecycle: spans, shutdown, configuration', () => {
     const paused = await h.runner.execute(plan(step('wipe', 'probe/wipe', { target: 'db' })), owner, { runId: 'paused-at-shutdown' });
     expect(paused.status).toBe('PENDING_APPROVAL');
     await h.close();
-    const events = await h.recorder.events('paused-at-shutdown');
+    const events = (await h.recorder.events('paused-at-shutdown')).map((e) => e.event);
     const finished = await h.recorder.load('paused-at-shutdown');
     expect(finished).toMatchObject({ status: 'CANCELLED', reason: expect.stringContaining('shut down') });
     expect(finished?.steps[0]).toMatchObject({ status: 'CANCELLED', reason: expect.stringContaining('do not survive a restart') });

@@ -1,3 +1,4 @@
+import { HealthGatedToolInvoker, PlanRunner, ToolInvoker } from '@toolgate/executor';
 import type { Plan, ReplanFeedback } from '@toolgate/planner';
 import { ErrorCode, type ToolgateError } from '@toolgate/sdk';
 import { type ExecutorHarness, finishedOnce, plan, principal, startExecutor, step } from './executor-fixtures';
@@ -13,6 +14,15 @@ async function until(condition: () => boolean, what: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error(`never happened: ${what}`);
+}
+
+/** Counts the calls that get past the layers above it. */
+class CountingInvoker extends ToolInvoker {
+  calls = 0;
+  async invoke(): Promise<unknown> {
+    this.calls++;
+    return { label: 'reached' };
+  }
 }
 
 const rejection = async (promise: Promise<unknown>): Promise<ToolgateError> => {
@@ -286,15 +296,22 @@ describe('executor: validation and scheduling against a real catalog', () => {
     expect(h.probe.calls.filter((c) => c.tool === 'echo')).toHaveLength(1);
   });
 
-  it('tells the usage hook about succeeded steps of a run with task text', async () => {
-    const seen: [string, string][] = [];
-    await h.runner.execute(plan(step('a', 'probe/echo', { label: 'a' }), step('b', 'probe/bad-output')), worker, {
-      task: { text: 'say a', images: [] },
-      onSucceeded: (toolId, text) => {
-        seen.push([toolId, text]);
-      },
-    });
+  it('tells a subscriber of run events about succeeded steps of a run with task text', async () => {
+    const run = await h.runner.execute(plan(step('a', 'probe/echo', { label: 'a' }), step('b', 'probe/bad-output')), worker, { task: { text: 'say a', images: [] } });
+    // What usage learning reads: the task text on RUN_STARTED, then every STEP_FINISHED that SUCCEEDED.
+    const recorded = events(run.id);
+    const texts = recorded.flatMap((e) => (e.type === 'RUN_STARTED' && e.run.task ? [e.run.task] : []));
+    const seen = recorded.flatMap((e) => (e.type === 'STEP_FINISHED' && e.step.status === 'SUCCEEDED' ? texts.map((text) => [e.step.tool.split('@')[0], text]) : []));
     expect(seen).toEqual([['probe/echo', 'say a']]);
+  });
+
+  it('audits a call the health gate refuses as one FAILED attempt (UNAVAILABLE) without calling the tool', async () => {
+    const inner = new CountingInvoker();
+    const gated = new PlanRunner(h.validator, new HealthGatedToolInvoker(inner, { isHealthy: () => false }), h.recorder, h.access, {});
+    const run = await gated.execute(plan(step('a', 'probe/echo', { label: 'a' })), worker);
+    expect(stepOf(run, 'a')).toMatchObject({ status: 'FAILED', attempts: 1, error: { code: ErrorCode.UNAVAILABLE } });
+    expect(inner.calls).toBe(0);
+    expect(events(run.id).filter((e) => e.type === 'ATTEMPT')).toEqual([expect.objectContaining({ outcome: 'FAILED', error: expect.objectContaining({ code: ErrorCode.UNAVAILABLE }) })]);
   });
 
   it('stops before any call when the audit cannot be recorded', async () => {

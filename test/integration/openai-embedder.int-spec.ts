@@ -1,15 +1,5 @@
-import {
-  CachedEmbedder,
-  createEmbedder,
-  dot,
-  EmbeddedToolIndex,
-  type Embedder,
-  evalToolDocument,
-  OpenAIEmbedder,
-  retrievalEnvSchema,
-  retrievalOptionsFromEnv,
-  ToolRetriever,
-} from '@toolgate/retrieval';
+import { CachedEmbedder, createEmbedder, dot, EmbeddedToolIndex, type Embedder, OpenAIEmbedder, retrievalEnvSchema, retrievalOptionsFromEnv, ToolRetriever } from '@toolgate/retrieval';
+import { evalToolDocument } from '@toolgate/retrieval/evaluation';
 import { ErrorCode } from '@toolgate/sdk';
 import { embeddingsFrom, errorReply, type OpenAIWireServer, startOpenAIWireServer } from '../support/openai-wire-server';
 

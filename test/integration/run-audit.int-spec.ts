@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { type AuditEvent, type AuditedRun, type AuditedStep, RegistryModule, RunAuditService, ToolVersionState } from '@toolgate/registry';
-import { ErrorCode } from '@toolgate/sdk';
+import { RegistryModule, RunAuditService, ToolVersionState } from '@toolgate/registry';
+import { ErrorCode, type Run, type RunEvent, type RunStep } from '@toolgate/sdk';
 import { DataSource } from 'typeorm';
 import { type DatabaseKind, testDatabase } from '../support/databases';
 
@@ -11,9 +11,9 @@ const mallory = { tenant: 'evil', subject: 'mallory' };
 
 const at = (second: number) => new Date(Date.UTC(2026, 2, 6, 10, 0, second)).toISOString();
 
-const waiting = (id: string, tool: string, dependsOn: string[] = []): AuditedStep => ({ id, tool, status: 'WAITING', attempts: 0, dependsOn, startedAt: null, durationMs: 0 });
+const waiting = (id: string, tool: string, dependsOn: string[] = []): RunStep => ({ id, tool, status: 'WAITING', attempts: 0, dependsOn, startedAt: null, durationMs: 0 });
 
-function newRun(id: string, owner = alice, startedAt = at(0), steps = [waiting('s1', 'units/convert@1.0.0'), waiting('s2', 'calculator/evaluate@1.0.0', ['s1'])]): AuditedRun {
+function newRun(id: string, owner = alice, startedAt = at(0), steps = [waiting('s1', 'units/convert@1.0.0'), waiting('s2', 'calculator/evaluate@1.0.0', ['s1'])]): Run {
   return { id, status: 'RUNNING', traceId: `trace-${id}`, planId: `plan-${id}`, owner, task: 'convert 5 miles to km, then double it', steps, replans: 0, startedAt, finishedAt: null };
 }
 
@@ -44,8 +44,8 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('run audit on %s', (kind) =>
 
   it('numbers events 1, 2, 3, ... and keeps the run and its steps current from them', async () => {
     const run = newRun('run-1');
-    const s1Done: AuditedStep = { id: 's1', tool: 'units/convert@1.0.0', status: 'SUCCEEDED', attempts: 2, output: { value: 8.04672, unit: 'km' }, dependsOn: [], startedAt: at(1), durationMs: 12 };
-    const s2Failed: AuditedStep = {
+    const s1Done: RunStep = { id: 's1', tool: 'units/convert@1.0.0', status: 'SUCCEEDED', attempts: 2, output: { value: 8.04672, unit: 'km' }, dependsOn: [], startedAt: at(1), durationMs: 12 };
+    const s2Failed: RunStep = {
       id: 's2',
       tool: 'calculator/evaluate@1.0.0',
       status: 'FAILED',
@@ -55,7 +55,7 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('run audit on %s', (kind) =>
       startedAt: at(3),
       durationMs: 4,
     };
-    const events: AuditEvent[] = [
+    const events: RunEvent[] = [
       { type: 'RUN_STARTED', at: at(0), run },
       { type: 'STEP_STARTED', at: at(1), runId: run.id, stepId: 's1', tool: 'units/convert@1.0.0' },
       {
@@ -81,7 +81,7 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('run audit on %s', (kind) =>
     expect(midway?.status).toBe('RUNNING');
     expect(midway?.steps).toEqual([s1Done, { ...waiting('s2', 'calculator/evaluate@1.0.0', ['s1']), status: 'RUNNING', startedAt: at(3) }]);
 
-    const finished: AuditedRun = { ...run, status: 'FAILED', steps: [s1Done, s2Failed], reason: 'step s2 failed: expression is required', finishedAt: at(4) };
+    const finished: Run = { ...run, status: 'FAILED', steps: [s1Done, s2Failed], reason: 'step s2 failed: expression is required', finishedAt: at(4) };
     await audit.append({ type: 'ATTEMPT', at: at(4), runId: run.id, stepId: 's2', tool: 'calculator/evaluate@1.0.0', attempt: 1, outcome: 'FAILED', error: s2Failed.error, durationMs: 4 });
     await audit.append({ type: 'STEP_FINISHED', at: at(4), runId: run.id, step: s2Failed });
     await audit.append({ type: 'RUN_FINISHED', at: at(4), run: finished });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { PlanValidator, SchemaCache } from '@toolgate/executor';
+import { DEFAULT_EXECUTOR_OPTIONS, EXECUTION_ROUTES, ExecutionRoutes, PlanValidator, SchemaCache } from '@toolgate/executor';
 import {
   AccessPolicyService,
   CatalogService,
@@ -115,7 +115,7 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('tool integrity on %s', (kin
     app = await moduleRef.init();
     catalog = app.get(CatalogService);
     const access = app.get(AccessPolicyService);
-    validator = new PlanValidator(catalog, access, new SchemaCache());
+    validator = new PlanValidator(catalog, access, new SchemaCache(), new ExecutionRoutes(EXECUTION_ROUTES, { catalog, options: { ...DEFAULT_EXECUTOR_OPTIONS, isolation: 'none' } }));
     alice = access.authenticate('user-key-0123456789ab');
     bob = access.authenticate('ops-key-0123456789ab');
   });

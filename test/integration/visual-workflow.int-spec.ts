@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { ErrorCode, testContext, toolTester } from '@toolgate/sdk';
+import { ErrorCode } from '@toolgate/sdk';
+import { testContext, toolTester } from '@toolgate/sdk/testing';
 import { tools as chartTools } from '../../plugins/chart/src';
 import { tools as tableTools } from '../../plugins/table/src';
 import { tools as visionTools } from '../../plugins/vision/src';

@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // Compiled entry; run `npm run build` first.
-require('../dist/main.js');
+require('../dist/gateway.main.js');

@@ -3,7 +3,7 @@ import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { TerminusModule } from '@nestjs/terminus';
-import { ExecutorModule, HealthGatedToolInvoker, ToolInvoker } from '@toolgate/executor';
+import { ExecutorModule } from '@toolgate/executor';
 import { PlannerModule } from '@toolgate/planner';
 import { EmbeddingCacheService, RegistryModule } from '@toolgate/registry';
 import { RetrievalModule } from '@toolgate/retrieval';
@@ -15,46 +15,75 @@ import { operationLimitsPlugin } from './graphql/operation-limits.plugin';
 import { HealthController } from './health/health.controller';
 import { loggingModule } from './logging/logging.module';
 import { PlanningResolver } from './planning/planning.resolver';
-import { RunAccessService } from './runs/run-access.service';
-import { RunAuditModule } from './runs/run-audit.module';
 import { RunsResolver } from './runs/runs.resolver';
-import { graphqlContext } from './runs/subscription-context';
-import { ToolExecutionModule } from './runs/tool-execution.module';
+import { graphqlContext } from './runs/subscription.context';
 import { ToolHealthResolver } from './runs/tool-health.resolver';
 import { ToolsResolver } from './tools/tools.resolver';
+import { CancelRunUseCase } from './use-cases/cancel-run.use-case';
+import { CandidateFinder } from './use-cases/candidate-finder.service';
+import { DecideStepUseCase } from './use-cases/decide-step.use-case';
 import { ExecutePlanUseCase } from './use-cases/execute-plan.use-case';
+import { FindRunUseCase } from './use-cases/find-run.use-case';
+import { ListRunsUseCase } from './use-cases/list-runs.use-case';
 import { PlanTaskUseCase } from './use-cases/plan-task.use-case';
+import { PlanningContext } from './use-cases/planning-context.service';
+import { RunLearningSubscriber } from './use-cases/run-learning.subscriber';
 import { RunTaskUseCase } from './use-cases/run-task.use-case';
+import { RunVisibility } from './use-cases/run-visibility.service';
 import { SearchToolsUseCase } from './use-cases/search-tools.use-case';
+import { SelectToolsUseCase } from './use-cases/select-tools.use-case';
 import { INDEX_SYNC_MODE, type IndexSyncMode, SyncToolIndexUseCase } from './use-cases/sync-tool-index.use-case';
+import { TaskUnderstanding } from './use-cases/task-understanding.service';
+import { WatchRunUseCase } from './use-cases/watch-run.use-case';
+
+/** What the transports (resolvers, the CLI) call: one `execute()` each. */
+const USE_CASES = [
+  SearchToolsUseCase,
+  SyncToolIndexUseCase,
+  SelectToolsUseCase,
+  PlanTaskUseCase,
+  RunTaskUseCase,
+  ExecutePlanUseCase,
+  DecideStepUseCase,
+  CancelRunUseCase,
+  FindRunUseCase,
+  ListRunsUseCase,
+  WatchRunUseCase,
+];
 
 /** Registry, retrieval, planning and the use cases that span them; shared by the server and the CLI. */
 @Module({})
 export class CoreModule {
-  static forRoot(config: AppConfig, { logDestination = 1, indexSync = 'follow' }: { logDestination?: 1 | 2; indexSync?: IndexSyncMode } = {}): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    { logDestination = 1, indexSync = 'follow', healthChecks = true }: { logDestination?: 1 | 2; indexSync?: IndexSyncMode; healthChecks?: boolean } = {},
+  ): DynamicModule {
+    // Each lib module declares what it imports; none is global.
+    const registry = RegistryModule.forRoot(config.registry);
+    // Document vectors persist in the catalog database: a restart embeds only new texts.
+    const retrieval = RetrievalModule.forRootAsync({
+      imports: [registry],
+      inject: [EmbeddingCacheService],
+      useFactory: (embeddingStore: EmbeddingCacheService) => ({ ...config.retrieval, embeddingStore }),
+    });
+    const planner = PlannerModule.forRoot({ ...config.planner, imports: [retrieval] });
+    // A long-lived server checks plugin health on a schedule; a short-lived CLI command does not.
+    const executor = ExecutorModule.forRoot({ ...config.executor, health: { ...config.executor.health, scheduled: healthChecks }, imports: [registry] });
     return {
       module: CoreModule,
-      imports: [
-        loggingModule(config.gateway.LOG_LEVEL, logDestination),
-        RegistryModule.forRoot({ ...config.registry, isGlobal: true }),
-        // Document vectors persist in the catalog database: a restart embeds only new texts.
-        RetrievalModule.forRootAsync({ isGlobal: true, inject: [EmbeddingCacheService], useFactory: (embeddingStore: EmbeddingCacheService) => ({ ...config.retrieval, embeddingStore }) }),
-        PlannerModule.forRoot({ ...config.planner, isGlobal: true }),
-        RunAuditModule,
-        ToolExecutionModule.forRoot(config.resilience),
-        ExecutorModule.forRoot({ ...config.executor, isGlobal: true, providers: [{ provide: ToolInvoker, useExisting: HealthGatedToolInvoker }] }),
-      ],
+      imports: [loggingModule(config.gateway.LOG_LEVEL, logDestination), registry, retrieval, planner, executor],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: INDEX_SYNC_MODE, useValue: indexSync },
-        SearchToolsUseCase,
-        SyncToolIndexUseCase,
-        PlanTaskUseCase,
-        RunTaskUseCase,
-        ExecutePlanUseCase,
-        RunAccessService,
+        CandidateFinder,
+        TaskUnderstanding,
+        PlanningContext,
+        RunLearningSubscriber,
+        RunVisibility,
+        ...USE_CASES,
       ],
-      exports: [APP_CONFIG, SearchToolsUseCase, SyncToolIndexUseCase, PlanTaskUseCase, RunTaskUseCase, ExecutePlanUseCase, RunAccessService],
+      // The transports also read the catalog, access policies, the index and tool health (health endpoints, toolHealth).
+      exports: [APP_CONFIG, ...USE_CASES, registry, retrieval, executor],
     };
   }
 }

@@ -1,17 +1,17 @@
-import { ConfigurableModuleBuilder, type ModuleMetadata, type Provider } from '@nestjs/common';
+import { ConfigurableModuleBuilder, type ModuleMetadata } from '@nestjs/common';
 import type { ExecutorModuleOptions } from './executor.config';
-import { InProcessToolInvoker } from './runtime/in-process.tool-invoker';
-import { ToolInvoker } from './runtime/tool-invoker.port';
-
-const provides = (provider: Provider, token: unknown) => provider === token || (typeof provider === 'object' && 'provide' in provider && provider.provide === token);
+import type { ExecutionRoute } from './routing/execution-route.types';
+import { EXECUTION_ROUTES } from './routing/execution-routes.list';
 
 export interface ExecutorModuleExtras {
   isGlobal?: boolean;
-  /** Modules the ToolInvoker or RunRecorder providers below need. */
+  /** The registry module (catalog, access policies, database), unless it is global. */
   imports?: ModuleMetadata['imports'];
-  /** `ToolInvoker` and `RunRecorder` providers; without a ToolInvoker the in-process invoker is used. */
-  providers?: Provider[];
+  /** The execution kinds this server runs; default EXECUTION_ROUTES. Tests wrap a route (e.g. fault injection) here. */
+  routes?: readonly ExecutionRoute[];
 }
+
+export const EXECUTION_ROUTE_LIST = Symbol('EXECUTION_ROUTE_LIST');
 
 export const {
   ConfigurableModuleClass: ExecutorConfigurableModule,
@@ -19,15 +19,10 @@ export const {
   OPTIONS_TYPE: EXECUTOR_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<Partial<ExecutorModuleOptions>>()
   .setClassMethodName('forRoot')
-  .setExtras<ExecutorModuleExtras>({ isGlobal: false, imports: [], providers: [] }, (definition, extras) => ({
+  .setExtras<ExecutorModuleExtras>({ isGlobal: false }, (definition, extras) => ({
     ...definition,
     global: extras.isGlobal,
     imports: [...(definition.imports ?? []), ...(extras.imports ?? [])],
-    providers: [
-      ...(definition.providers ?? []),
-      ...(extras.providers ?? []),
-      ...((extras.providers ?? []).some((p) => provides(p, ToolInvoker)) ? [] : [{ provide: ToolInvoker, useClass: InProcessToolInvoker }]),
-    ],
-    exports: [...(definition.exports ?? []), ToolInvoker],
+    providers: [...(definition.providers ?? []), { provide: EXECUTION_ROUTE_LIST, useValue: extras.routes ?? EXECUTION_ROUTES }],
   }))
   .build();

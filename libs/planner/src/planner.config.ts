@@ -1,4 +1,8 @@
+import { chooseDriver, driverNames } from '@toolgate/sdk';
 import { z } from 'zod';
+import { isIanaZone } from './arguments/zone.lexicon';
+import { PLANNER_DRIVERS } from './planning/planner.drivers';
+import { IMAGE_DESCRIBER_DRIVERS } from './understanding/image-describer.drivers';
 
 /** The OpenAI-compatible endpoint the LLM planner and the vision describer share. */
 export interface LlmEndpointOptions {
@@ -15,7 +19,7 @@ export interface LlmEndpointOptions {
 
 export interface PlannerModuleOptions {
   /** `deterministic`: no model (the default); `llm`: the OpenAI-compatible endpoint. */
-  planner: 'deterministic' | 'llm';
+  planner: (typeof PLANNER_DRIVERS)[number]['name'];
   llm: LlmEndpointOptions & {
     /** Upper bound on prompt + completion tokens per planning request. */
     maxTokens: number;
@@ -23,7 +27,7 @@ export interface PlannerModuleOptions {
     repairRounds: number;
   };
   /** `ocr`: local tesseract (the default); `vision`: a vision model on the endpoint; `none`: images are refused. */
-  imageDescriber: 'ocr' | 'vision' | 'none';
+  imageDescriber: (typeof IMAGE_DESCRIBER_DRIVERS)[number]['name'];
   visionModel: string;
   /** IANA zone for dates and times a task gives without one. */
   timeZone: string;
@@ -46,17 +50,8 @@ export interface ImageInputOptions {
   };
 }
 
-const isTimeZone = (zone: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 export const plannerEnvSchema = z.object({
-  TOOLGATE_PLANNER: z.enum(['deterministic', 'llm']).optional(),
+  TOOLGATE_PLANNER: z.enum(driverNames(PLANNER_DRIVERS)).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
   TOOLGATE_LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
@@ -64,9 +59,9 @@ export const plannerEnvSchema = z.object({
   TOOLGATE_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   TOOLGATE_LLM_MAX_TOKENS: z.coerce.number().int().min(256).max(1_000_000).default(16_000),
   TOOLGATE_LLM_REPAIR_ROUNDS: z.coerce.number().int().min(0).max(5).default(1),
-  TOOLGATE_IMAGE_DESCRIBER: z.enum(['ocr', 'vision', 'none']).optional(),
+  TOOLGATE_IMAGE_DESCRIBER: z.enum(driverNames(IMAGE_DESCRIBER_DRIVERS)).optional(),
   TOOLGATE_VISION_MODEL: z.string().min(1).optional(),
-  TOOLGATE_TIME_ZONE: z.string().refine(isTimeZone, 'must be an IANA time zone, e.g. Europe/Berlin').default('UTC'),
+  TOOLGATE_TIME_ZONE: z.string().refine(isIanaZone, 'must be an IANA time zone, e.g. Europe/Berlin').default('UTC'),
   TOOLGATE_PLAN_CANDIDATES: z.coerce.number().int().min(1).max(100).default(10),
   TOOLGATE_IMAGE_MAX_BYTES: z.coerce
     .number()
@@ -84,10 +79,8 @@ export const plannerEnvSchema = z.object({
 export type PlannerEnv = z.infer<typeof plannerEnvSchema>;
 
 export function plannerOptionsFromEnv(env: PlannerEnv): PlannerModuleOptions {
-  const endpointConfigured = env.OPENAI_API_KEY !== undefined || env.OPENAI_BASE_URL !== undefined;
   return {
-    // An OpenAI key or base URL alone switches to the LLM planner, as in the production profile.
-    planner: env.TOOLGATE_PLANNER ?? (endpointConfigured ? 'llm' : 'deterministic'),
+    planner: chooseDriver(PLANNER_DRIVERS, env, env.TOOLGATE_PLANNER, 'deterministic'),
     llm: {
       apiKey: env.OPENAI_API_KEY,
       baseURL: env.OPENAI_BASE_URL,
@@ -97,7 +90,7 @@ export function plannerOptionsFromEnv(env: PlannerEnv): PlannerModuleOptions {
       maxTokens: env.TOOLGATE_LLM_MAX_TOKENS,
       repairRounds: env.TOOLGATE_LLM_REPAIR_ROUNDS,
     },
-    imageDescriber: env.TOOLGATE_IMAGE_DESCRIBER ?? (env.TOOLGATE_VISION_MODEL ? 'vision' : 'ocr'),
+    imageDescriber: chooseDriver(IMAGE_DESCRIBER_DRIVERS, env, env.TOOLGATE_IMAGE_DESCRIBER, 'ocr'),
     visionModel: env.TOOLGATE_VISION_MODEL ?? env.TOOLGATE_LLM_MODEL,
     timeZone: env.TOOLGATE_TIME_ZONE,
     candidates: env.TOOLGATE_PLAN_CANDIDATES,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ToolRetriever } from '@toolgate/retrieval';
-import { fillArguments } from './arguments/argument-filler';
+import { fillArguments } from './arguments/argument.filler';
 import { ToolGraph } from './graph/tool.graph';
 import type { PlannerModuleOptions } from './planner.config';
 import { createPlanner } from './planner.factory';

@@ -22,5 +22,5 @@ export const {
   ASYNC_OPTIONS_TYPE: REGISTRY_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<RegistryModuleOptions>()
   .setClassMethodName('forRoot')
-  .setExtras({ isGlobal: true }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
+  .setExtras({ isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
   .build();

@@ -7,10 +7,12 @@ import { EmbeddingCacheService } from './embeddings/embedding-cache.service';
 import { openDataSource } from './persistence/data-source.factory';
 import { REGISTRY_OPTIONS, RegistryConfigurableModule, type RegistryModuleOptions } from './registry.module-definition';
 import { SessionStoreService } from './sessions/session-store.service';
+import type { ToolSource } from './sources/tool-source.port';
+import { TOOL_SOURCE_LIST, TOOL_SOURCES } from './sources/tool-sources.list';
 import { UsageExampleService } from './usage/usage-example.service';
 
 /**
- * Catalog, plugins and access policies over TypeORM (SQLite file by default, PostgreSQL by URL).
+ * Catalog, tool sources (TOOL_SOURCES) and access policies over TypeORM (SQLite file by default, PostgreSQL by URL).
  * On start it applies migrations, loads the policy file and loads every plugin; a bad plugin is skipped.
  */
 @Module({
@@ -20,6 +22,8 @@ import { UsageExampleService } from './usage/usage-example.service';
       inject: [REGISTRY_OPTIONS],
       useFactory: (options: RegistryModuleOptions) => openDataSource(options.database),
     },
+    ...TOOL_SOURCES,
+    { provide: TOOL_SOURCE_LIST, inject: [...TOOL_SOURCES], useFactory: (...sources: ToolSource[]) => sources },
     AccessPolicyService,
     CatalogService,
     UsageExampleService,

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defaultModelDir } from './embedding/local/onnx.embedder';
-import { DEFAULT_DECOMPOSITION } from './funnel/query-decomposition';
+import { DEFAULT_DECOMPOSITION } from './funnel/query.decomposer';
 import { retrievalEnvSchema, retrievalOptionsFromEnv } from './retrieval.config';
 
 describe('retrieval config: embedder', () => {

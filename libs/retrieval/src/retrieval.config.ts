@@ -1,34 +1,22 @@
-import { availableParallelism } from 'node:os';
+import { chooseDriver, driverEnv, driverNames, driverOptions, driverProblems } from '@toolgate/sdk';
 import { z } from 'zod';
-import { defaultModelDir } from './embedding/local/onnx.embedder';
-import { DEFAULT_OPENAI_EMBEDDER } from './embedding/openai/openai.embedder';
-import { DEFAULT_DECOMPOSITION } from './funnel/query-decomposition';
-import { DEFAULT_LLM_RERANKER } from './rerank/llm.reranker';
+import { EMBEDDER_DRIVERS } from './embedding/embedder.drivers';
+import { DEFAULT_DECOMPOSITION } from './funnel/query.decomposer';
+import { TOOL_INDEX_DRIVERS } from './index/tool-index.drivers';
+import { RERANKER_DRIVERS } from './rerank/reranker.drivers';
 import type { RetrievalModuleOptions } from './retrieval.module-definition';
+
+const indexDriver = (env: { TOOLGATE_INDEX?: string; ELASTICSEARCH_URL?: string }) => chooseDriver(TOOL_INDEX_DRIVERS, env, env.TOOLGATE_INDEX, 'embedded');
 
 export const retrievalEnvSchema = z
   .object({
-    TOOLGATE_INDEX: z.enum(['embedded', 'elasticsearch']).optional(),
-    ELASTICSEARCH_URL: z.url().optional(),
-    TOOLGATE_ES_INDEX: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a lowercase Elasticsearch index name')
-      .default('toolgate-tools'),
+    TOOLGATE_INDEX: z.enum(driverNames(TOOL_INDEX_DRIVERS)).optional(),
     /** The embedded profile embeds in-process (DESIGN: Profiles); `none` is BM25 only and needs no model. */
-    TOOLGATE_EMBEDDER: z.enum(['local', 'none', 'hashing', 'openai']).default('local'),
-    TOOLGATE_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
-    TOOLGATE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(16_384).optional(),
-    TOOLGATE_EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
-    OPENAI_API_KEY: z.string().min(1).optional(),
-    OPENAI_BASE_URL: z.url().optional(),
-    TOOLGATE_MODEL_DIR: z.string().min(1).optional(),
-    /** Threads one local-model inference may use: a search waits for one query embedding, so a second core cuts its latency (~1.4x on 2 cores). */
-    TOOLGATE_EMBEDDING_THREADS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(64)
-      .default(() => Math.min(4, availableParallelism())),
+    TOOLGATE_EMBEDDER: z.enum(driverNames(EMBEDDER_DRIVERS)).default('local'),
+    TOOLGATE_RERANKER: z.enum(driverNames(RERANKER_DRIVERS)).default('feature'),
+    ...driverEnv(TOOL_INDEX_DRIVERS),
+    ...driverEnv(EMBEDDER_DRIVERS),
+    ...driverEnv(RERANKER_DRIVERS),
     TOOLGATE_SEARCH_DEFAULT_K: z.coerce.number().int().min(1).max(100).default(5),
     TOOLGATE_SEARCH_MAX_K: z.coerce.number().int().min(1).max(1000).default(50),
     TOOLGATE_RECALL_K: z.coerce.number().int().min(1).max(1000).default(50),
@@ -37,42 +25,29 @@ export const retrievalEnvSchema = z
       .regex(/^\d+(\.\d+)?,\d+(\.\d+)?$/, 'must be "<lexical>,<semantic>", e.g. "1,1"')
       .default('1,1'),
     TOOLGATE_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.25),
-    TOOLGATE_RERANKER: z.enum(['feature', 'llm', 'none']).default('feature'),
     /** Fused candidates (per clause) the reranker reorders. */
     TOOLGATE_RERANK_DEPTH: z.coerce.number().int().min(1).max(200).default(30),
-    TOOLGATE_RERANK_MODEL: z.string().min(1).default(DEFAULT_LLM_RERANKER.model),
-    TOOLGATE_RERANK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_LLM_RERANKER.timeoutMs),
     /** Split multi-part requests into clauses searched one by one. */
     TOOLGATE_QUERY_DECOMPOSITION: z.enum(['on', 'off']).default('on'),
   })
-  .refine((env) => env.TOOLGATE_INDEX !== 'elasticsearch' || env.ELASTICSEARCH_URL !== undefined, { path: ['ELASTICSEARCH_URL'], message: 'is required when TOOLGATE_INDEX=elasticsearch' })
-  .refine((env) => env.TOOLGATE_EMBEDDER !== 'openai' || env.OPENAI_API_KEY !== undefined || env.OPENAI_BASE_URL !== undefined, {
-    path: ['OPENAI_API_KEY'],
-    message: 'is required when TOOLGATE_EMBEDDER=openai (or OPENAI_BASE_URL for a server that needs no key)',
-  })
-  .refine((env) => env.TOOLGATE_RERANKER !== 'llm' || env.OPENAI_API_KEY !== undefined || env.OPENAI_BASE_URL !== undefined, {
-    path: ['OPENAI_API_KEY'],
-    message: 'is required when TOOLGATE_RERANKER=llm (or OPENAI_BASE_URL for a server that needs no key)',
+  .superRefine((env, ctx) => {
+    // What the chosen drivers need from the environment.
+    const problems = [
+      ...driverProblems(TOOL_INDEX_DRIVERS, indexDriver(env), env),
+      ...driverProblems(EMBEDDER_DRIVERS, env.TOOLGATE_EMBEDDER, env),
+      ...driverProblems(RERANKER_DRIVERS, env.TOOLGATE_RERANKER, env),
+    ];
+    for (const problem of problems) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
   });
 export type RetrievalEnv = z.infer<typeof retrievalEnvSchema>;
 
 export function retrievalOptionsFromEnv(env: RetrievalEnv): RetrievalModuleOptions {
   const [lexical, semantic] = env.TOOLGATE_FUSION_WEIGHTS.split(',').map(Number);
   return {
-    // ELASTICSEARCH_URL alone switches the index to Elasticsearch, as in the production profile.
-    driver: env.TOOLGATE_INDEX ?? (env.ELASTICSEARCH_URL ? 'elasticsearch' : 'embedded'),
-    elasticsearch: env.ELASTICSEARCH_URL ? { node: env.ELASTICSEARCH_URL, indexPrefix: env.TOOLGATE_ES_INDEX } : undefined,
+    driver: indexDriver(env),
     embedder: env.TOOLGATE_EMBEDDER,
-    modelDir: defaultModelDir({ ...process.env, TOOLGATE_MODEL_DIR: env.TOOLGATE_MODEL_DIR }),
-    modelThreads: env.TOOLGATE_EMBEDDING_THREADS,
-    openai: {
-      ...DEFAULT_OPENAI_EMBEDDER,
-      apiKey: env.OPENAI_API_KEY,
-      baseURL: env.OPENAI_BASE_URL,
-      model: env.TOOLGATE_EMBEDDING_MODEL,
-      dimensions: env.TOOLGATE_EMBEDDING_DIMENSIONS,
-      batchSize: env.TOOLGATE_EMBEDDING_BATCH_SIZE,
-    },
+    ...driverOptions(TOOL_INDEX_DRIVERS, env),
+    ...driverOptions(EMBEDDER_DRIVERS, env),
     funnel: {
       recallK: env.TOOLGATE_RECALL_K,
       weights: { lexical, semantic },
@@ -82,7 +57,7 @@ export function retrievalOptionsFromEnv(env: RetrievalEnv): RetrievalModuleOptio
       decomposition: env.TOOLGATE_QUERY_DECOMPOSITION === 'on' ? DEFAULT_DECOMPOSITION : null,
     },
     reranker: env.TOOLGATE_RERANKER,
-    llmReranker: { apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, model: env.TOOLGATE_RERANK_MODEL, timeoutMs: env.TOOLGATE_RERANK_TIMEOUT_MS },
+    ...driverOptions(RERANKER_DRIVERS, env),
     defaultK: env.TOOLGATE_SEARCH_DEFAULT_K,
     maxK: env.TOOLGATE_SEARCH_MAX_K,
   };

@@ -1,5 +1,5 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { ToolRetriever } from './funnel/tool-retriever';
+import { ToolRetriever } from './funnel/tool.retriever';
 import { createEmbedder, createReranker, createToolIndex } from './index/tool-index.factory';
 import { ToolIndex } from './index/tool-index.port';
 import { RETRIEVAL_OPTIONS, RetrievalConfigurableModule, type RetrievalModuleOptions } from './retrieval.module-definition';

@@ -1,10 +1,30 @@
-export { ErrorCode, type ErrorDetail, ToolgateError } from './errors/toolgate-error';
-export { DEFAULT_LIMITS, defineTool } from './manifest/define-tool';
-export { canonicalJson, descriptorHash, type ToolDescriptor, toDescriptor } from './manifest/descriptor-hash';
+export { chooseDriver, type Driver, type DriverEnvOf, type DriverOptionsOf, driverEnv, driverNamed, driverNames, driverOptions, driverProblems } from './drivers/driver.kit';
+export { ErrorCode, type ErrorDetail, ToolgateError } from './errors/toolgate.errors';
+export { canonicalJson, descriptorHash, type ToolDescriptor, toDescriptor } from './manifest/descriptor.hash';
 export * from './manifest/manifest.types';
-export { assertValidManifest, checkAgainstSchema, validateManifest } from './manifest/manifest.validator';
-export { checkSchemaSubset, SUPPORTED_FORMATS, SUPPORTED_SCHEMA_KEYWORDS } from './manifest/schema-subset';
-export { compileToolGlob, toolGlobProblem } from './manifest/tool-glob';
-export { formatToolId, NAMESPACE_PATTERN, namespaceOfPackage, parseToolRef, TOOL_NAME_PATTERN, type ToolRef } from './manifest/tool-id';
-export { type PluginPackageField, type PluginPackageJson, parsePluginPackageJson, SDK_VERSION } from './plugin/plugin-package';
-export { type ConformanceOptions, conformanceIssues, runTool, testContext, toolErrorOf, toolTester } from './testing/tool-testing';
+export { validateManifest } from './manifest/manifest.validator';
+export { SUPPORTED_FORMATS, SUPPORTED_SCHEMA_KEYWORDS } from './manifest/schema-subset.validator';
+export { DEFAULT_LIMITS, defineTool } from './manifest/tool.definition';
+export { compileToolGlob, toolGlobProblem } from './manifest/tool.glob';
+export { formatToolId, NAMESPACE_PATTERN, namespaceOfPackage, parseToolRef, TOOL_NAME_PATTERN } from './manifest/tool.id';
+export { type PluginPackageField, type PluginPackageJson, parsePluginPackageJson } from './plugin/plugin.package';
+export {
+  type ApprovalStatus,
+  RUN_EVENT_TYPES,
+  RUN_STATUSES,
+  type Run,
+  type RunEvent,
+  type RunEventType,
+  type RunListFilter,
+  type RunOwner,
+  type RunStatus,
+  type RunStep,
+  runIdOf,
+  type SequencedRunEvent,
+  STEP_STATUSES,
+  type StepApproval,
+  type StepAttempt,
+  type StepError,
+  type StepStatus,
+} from './run/run.types';
+export { checkAgainstSchema, compileSchema, type SchemaCheck } from './schema/json-schema.validator';

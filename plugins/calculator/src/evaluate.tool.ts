@@ -1,5 +1,5 @@
 import { defineTool, ErrorCode, ToolgateError } from '@toolgate/sdk';
-import { DISABLED_FUNCTIONS, evaluate, format, typeOf } from './sandboxed-math';
+import { DISABLED_FUNCTIONS, evaluate, format, typeOf } from './math.sandbox';
 
 export interface EvaluateArgs {
   expression: string;

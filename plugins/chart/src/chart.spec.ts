@@ -1,4 +1,5 @@
-import { ErrorCode, testContext, toolTester } from '@toolgate/sdk';
+import { ErrorCode } from '@toolgate/sdk';
+import { testContext, toolTester } from '@toolgate/sdk/testing';
 import { tools } from './index';
 
 const { byName, call, failure, conformance } = toolTester(tools);
@@ -10,8 +11,8 @@ async function expectInvalid(name: string, args: Record<string, unknown>, path: 
 }
 
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
-import { niceScale } from './draw';
-import { chartFont } from './fonts';
+import { chartFont } from './chart.fonts';
+import { niceScale } from './chart.renderer';
 
 it('every chart tool meets the sdk contract and says when not to use it', async () => {
   expect(await conformance({ minExamples: 2, maxExamples: 4, descriptionPattern: /do not use/i })).toEqual({});

@@ -1,6 +1,6 @@
 import { defineTool, ErrorCode, ToolgateError } from '@toolgate/sdk';
-import { renderChart, type Series } from './draw';
-import { chartFont } from './fonts';
+import { chartFont } from './chart.fonts';
+import { renderChart, type Series } from './chart.renderer';
 
 export interface RenderArgs {
   type: 'line' | 'bar';

@@ -1,4 +1,5 @@
-import { ErrorCode, toolTester } from '@toolgate/sdk';
+import { ErrorCode } from '@toolgate/sdk';
+import { toolTester } from '@toolgate/sdk/testing';
 import { tools } from './index';
 
 const { call, failure, conformance } = toolTester(tools);

@@ -1,5 +1,5 @@
 import { defineTool } from '@toolgate/sdk';
-import { AS_OF, BASE, CURRENCIES, type Currency, SOURCE } from './rate-table';
+import { AS_OF, BASE, CURRENCIES, type Currency, SOURCE } from './rate.table';
 
 export interface ListCurrenciesArgs {
   query?: string;

@@ -1,5 +1,5 @@
 import { defineTool } from '@toolgate/sdk';
-import { describeInstant, INSTANT_SCHEMA, type InstantInfo, parseDateTime, requireZone, TIME_ZONE_DESCRIPTION } from './time-kit';
+import { describeInstant, INSTANT_SCHEMA, type InstantInfo, parseDateTime, requireZone, TIME_ZONE_DESCRIPTION } from './time.kit';
 
 export interface ConvertTimezoneArgs {
   dateTime: string;

@@ -1,6 +1,6 @@
 import { defineTool } from '@toolgate/sdk';
 import type { DurationUnit } from 'luxon';
-import { invalid, parseDateTime, requireZone, TIME_ZONE_DESCRIPTION } from './time-kit';
+import { invalid, parseDateTime, requireZone, TIME_ZONE_DESCRIPTION } from './time.kit';
 
 const UNITS = ['years', 'months', 'weeks', 'days', 'hours', 'minutes', 'seconds', 'milliseconds'] as const;
 type Unit = (typeof UNITS)[number];

@@ -1,6 +1,6 @@
 import { defineTool } from '@toolgate/sdk';
 import { DateTime } from 'luxon';
-import { describeInstant, INSTANT_SCHEMA, type InstantInfo, requireZone, TIME_ZONE_DESCRIPTION } from './time-kit';
+import { describeInstant, INSTANT_SCHEMA, type InstantInfo, requireZone, TIME_ZONE_DESCRIPTION } from './time.kit';
 
 export interface NowArgs {
   timeZone?: string;

@@ -1,4 +1,5 @@
-import { ErrorCode, type ToolContext, testContext, toolTester } from '@toolgate/sdk';
+import { ErrorCode, type ToolContext } from '@toolgate/sdk';
+import { testContext, toolTester } from '@toolgate/sdk/testing';
 import { tools } from './index';
 
 const { byName, call, failure, conformance } = toolTester(tools);

@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool } from '@toolgate/sdk';
-import { existingInside, fsError, invalid, relativePath, tenantRoot, toPosix } from './sandbox';
+import { existingInside, fsError, invalid, relativePath, tenantRoot, toPosix } from './files.sandbox';
 
 export interface ListArgs {
   path?: string;

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { defineTool } from '@toolgate/sdk';
-import { existingInside, fsError, invalid, MAX_FILE_BYTES, PATH_DESCRIPTION, relativePath, tenantRoot } from './sandbox';
+import { existingInside, fsError, invalid, MAX_FILE_BYTES, PATH_DESCRIPTION, relativePath, tenantRoot } from './files.sandbox';
 
 export interface ReadArgs {
   path: string;

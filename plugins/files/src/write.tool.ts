@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, readFile } from 'node:fs/promises';
 import { defineTool } from '@toolgate/sdk';
-import { fsError, invalid, MAX_FILE_BYTES, PATH_DESCRIPTION, parentInside, relativePath, tenantRoot } from './sandbox';
+import { fsError, invalid, MAX_FILE_BYTES, PATH_DESCRIPTION, parentInside, relativePath, tenantRoot } from './files.sandbox';
 
 export interface WriteArgs {
   path: string;

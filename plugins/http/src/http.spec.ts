@@ -1,4 +1,5 @@
-import { ErrorCode, testContext, toolTester } from '@toolgate/sdk';
+import { ErrorCode } from '@toolgate/sdk';
+import { testContext, toolTester } from '@toolgate/sdk/testing';
 import { tools } from './index';
 
 const { byName, call, failure, conformance } = toolTester(tools);
@@ -11,7 +12,7 @@ async function expectInvalid(name: string, args: Record<string, unknown>, path: 
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { allowlist, hostAllowed } from './http-kit';
+import { allowlist, hostAllowed } from './http.kit';
 
 let server: Server;
 let base: string;

@@ -1,5 +1,5 @@
 import { defineTool } from '@toolgate/sdk';
-import { ALLOWLIST_NOTE, COMMON_INPUT_PROPERTIES, type HttpResponse, RESPONSE_SCHEMA, request } from './http-kit';
+import { ALLOWLIST_NOTE, COMMON_INPUT_PROPERTIES, type HttpResponse, RESPONSE_SCHEMA, request } from './http.kit';
 
 export interface PostArgs {
   url: string;

@@ -1,5 +1,5 @@
 import { defineTool } from '@toolgate/sdk';
-import { type Cell, compareCells, invalid, loadTable, type Row, requireColumn, SOURCE_PROPERTIES, TABLE_OUTPUT_PROPERTIES, type TableSource, toNumber } from './table-kit';
+import { type Cell, compareCells, invalid, loadTable, type Row, requireColumn, SOURCE_PROPERTIES, TABLE_OUTPUT_PROPERTIES, type TableSource, toNumber } from './table.kit';
 
 const OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'contains', 'not_contains', 'starts_with', 'ends_with', 'in', 'not_in', 'is_null', 'not_null'] as const;
 type Op = (typeof OPS)[number];

@@ -1,5 +1,5 @@
 import { defineTool } from '@toolgate/sdk';
-import { type Cell, compareCells, invalid, loadTable, type Row, requireColumn, SOURCE_PROPERTIES, TABLE_OUTPUT_PROPERTIES, type TableSource, tidy, toNumber } from './table-kit';
+import { type Cell, compareCells, invalid, loadTable, type Row, requireColumn, SOURCE_PROPERTIES, TABLE_OUTPUT_PROPERTIES, type TableSource, tidy, toNumber } from './table.kit';
 
 const OPS = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max'] as const;
 type Op = (typeof OPS)[number];

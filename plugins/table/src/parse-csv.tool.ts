@@ -1,5 +1,5 @@
 import { defineTool } from '@toolgate/sdk';
-import { type Cell, parseCsv, type Row, SOURCE_PROPERTIES, TABLE_OUTPUT_PROPERTIES } from './table-kit';
+import { type Cell, parseCsv, type Row, SOURCE_PROPERTIES, TABLE_OUTPUT_PROPERTIES } from './table.kit';
 
 export interface ParseCsvArgs {
   csv: string;

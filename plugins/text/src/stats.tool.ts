@@ -1,5 +1,5 @@
 import { defineTool } from '@toolgate/sdk';
-import { paragraphs, sentences, syllables, words } from './tokenize';
+import { paragraphs, sentences, syllables, words } from './text.tokenizer';
 
 export interface StatsArgs {
   text: string;

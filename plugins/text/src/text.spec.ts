@@ -1,4 +1,5 @@
-import { checkAgainstSchema, toolTester } from '@toolgate/sdk';
+import { checkAgainstSchema } from '@toolgate/sdk';
+import { toolTester } from '@toolgate/sdk/testing';
 import { tools } from './index';
 
 const { byName, call, conformance } = toolTester(tools);

@@ -1,5 +1,5 @@
 import { defineTool } from '@toolgate/sdk';
-import { isNumeric, STOP_WORDS, words } from './tokenize';
+import { isNumeric, STOP_WORDS, words } from './text.tokenizer';
 
 export interface TopTermsArgs {
   text: string;

@@ -1,5 +1,5 @@
 import { defineTool, ErrorCode, ToolgateError } from '@toolgate/sdk';
-import { convertValue, QUANTITY_NAMES, quantityOf, resolveUnit, roundTo } from './unit-catalog';
+import { convertValue, QUANTITY_NAMES, quantityOf, resolveUnit, roundTo } from './unit.catalog';
 
 export interface ConvertArgs {
   value: number;

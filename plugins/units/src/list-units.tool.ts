@@ -1,5 +1,5 @@
 import { defineTool, ErrorCode, ToolgateError } from '@toolgate/sdk';
-import { QUANTITIES, QUANTITY_NAMES } from './unit-catalog';
+import { QUANTITIES, QUANTITY_NAMES } from './unit.catalog';
 
 export interface ListUnitsArgs {
   quantity?: string;

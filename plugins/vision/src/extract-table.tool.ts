@@ -1,9 +1,9 @@
 import { defineTool } from '@toolgate/sdk';
-import { EXAMPLE_TABLE_PNG } from './example-images';
-import { decodeImage, type ImageMimeType, MAX_BASE64_LENGTH } from './image-input';
-import { type TableCell, tableFromTsv, typeCell } from './ocr-table';
-import { decodePng, encodeGreyPng, removeRules } from './png-pixels';
-import { recognizeTsv, tesseractHealth } from './tesseract';
+import { EXAMPLE_TABLE_PNG } from './example.images';
+import { decodeImage, type ImageMimeType, MAX_BASE64_LENGTH } from './image-input.decoder';
+import { type TableCell, tableFromTsv, typeCell } from './ocr-table.parser';
+import { decodePng, encodeGreyPng, removeRules } from './png.codec';
+import { recognizeTsv, tesseractHealth } from './tesseract.ocr';
 
 export interface ExtractTableArgs {
   imageBase64: string;

@@ -1,10 +1,10 @@
 import { defineTool } from '@toolgate/sdk';
-import { type ColorCount, type Pixels, seriesColors, titleBandHeight } from './chart-colors';
-import { EXAMPLE_CHART_PNG } from './example-images';
-import { decodeImage, MAX_BASE64_LENGTH } from './image-input';
-import { wordsFromTsv } from './ocr-table';
-import { decodePng, encodeGreyPng } from './png-pixels';
-import { recognizeTsv, tesseractHealth } from './tesseract';
+import { type ColorCount, type Pixels, seriesColors, titleBandHeight } from './chart.colors';
+import { EXAMPLE_CHART_PNG } from './example.images';
+import { decodeImage, MAX_BASE64_LENGTH } from './image-input.decoder';
+import { wordsFromTsv } from './ocr-table.parser';
+import { decodePng, encodeGreyPng } from './png.codec';
+import { recognizeTsv, tesseractHealth } from './tesseract.ocr';
 
 export interface InspectChartArgs {
   pngBase64: string;

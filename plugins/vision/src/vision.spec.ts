@@ -1,10 +1,11 @@
 import { createCanvas } from '@napi-rs/canvas';
-import { ErrorCode, testContext, toolTester } from '@toolgate/sdk';
-import { type Pixels, seriesColors, titleBandHeight } from './chart-colors';
+import { ErrorCode } from '@toolgate/sdk';
+import { testContext, toolTester } from '@toolgate/sdk/testing';
+import { type Pixels, seriesColors, titleBandHeight } from './chart.colors';
 import { tools } from './index';
 import { normaliseTitle } from './inspect-chart.tool';
-import { normaliseQuarterColumns, parseNumber, tableFromTsv } from './ocr-table';
-import { removeRules } from './png-pixels';
+import { normaliseQuarterColumns, parseNumber, tableFromTsv } from './ocr-table.parser';
+import { removeRules } from './png.codec';
 
 /*
  * What runs without tesseract: contracts, layout from TSV text, typing, colour counting and input

@@ -1,4 +1,4 @@
-import { type ExecutorModuleOptions, executorEnvSchema, executorOptionsFromEnv, resilienceEnvSchema, resilienceOptionsFromEnv } from '@toolgate/executor';
+import { type ExecutorModuleOptions, executorEnvSchema, executorModuleOptionsFromEnv } from '@toolgate/executor';
 import { type PlannerModuleOptions, plannerEnvSchema, plannerOptionsFromEnv } from '@toolgate/planner';
 import { type RegistryModuleOptions, registryEnvSchema, registryOptionsFromEnv } from '@toolgate/registry';
 import { type RetrievalModuleOptions, retrievalEnvSchema, retrievalOptionsFromEnv } from '@toolgate/retrieval';
@@ -25,9 +25,8 @@ export interface AppConfig {
   registry: RegistryModuleOptions;
   retrieval: RetrievalModuleOptions;
   planner: PlannerModuleOptions;
+  /** Run limits, per-tool resilience, plugin isolation and health checks. */
   executor: ExecutorModuleOptions;
-  /** Per-tool resilience, plugin isolation and health checks. */
-  resilience: ReturnType<typeof resilienceOptionsFromEnv>;
 }
 
 const SCHEMAS = [gatewayEnvSchema, registryEnvSchema, retrievalEnvSchema, plannerEnvSchema, executorEnvSchema] as const;
@@ -46,8 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     registry: registryOptionsFromEnv(registryEnvSchema.parse(env), cwd),
     retrieval: retrievalOptionsFromEnv(retrievalEnvSchema.parse(env)),
     planner: plannerOptionsFromEnv(plannerEnvSchema.parse(env)),
-    executor: executorOptionsFromEnv(executorEnvSchema.parse(env)),
-    resilience: resilienceOptionsFromEnv(resilienceEnvSchema.parse(env)),
+    executor: executorModuleOptionsFromEnv(executorEnvSchema.parse(env)),
   };
 }
 

@@ -1,8 +1,8 @@
 import { Field, InputType, registerEnumType } from '@nestjs/graphql';
 import type { TaskInput as PlannerTaskInput, ToolChoice } from '@toolgate/planner';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsEnum, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { ImageInput } from '../tools/tool.inputs';
+import { IsEnum, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { type ImageInput, ImagesField } from '../tools/tool.inputs';
 
 export enum ToolChoiceMode {
   AUTO = 'AUTO',
@@ -26,16 +26,12 @@ export class ToolChoiceInput {
 
 @InputType({ description: 'A task: text, optional images, and how to treat it.' })
 export class TaskInput {
+  // The length limit is the planner's task-input rule (checkTaskInput), not repeated here.
   @Field({ description: 'What to do, in natural language (at most 20,000 characters).' })
   @IsString()
-  @MaxLength(20_000)
   text!: string;
 
-  @Field(() => [ImageInput], { nullable: true })
-  @IsOptional()
-  @ArrayMaxSize(4)
-  @ValidateNested({ each: true })
-  @Type(() => ImageInput)
+  @ImagesField()
   images?: ImageInput[];
 
   @Field({ nullable: true, description: 'Keeps conversation state across tasks, per caller (follow-ups such as "and in EUR?").' })

@@ -1,39 +1,33 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import type { Run as ExecutorRun, RunEvent as ExecutorRunEvent, RunStep as ExecutorRunStep, SequencedRunEvent } from '@toolgate/executor';
+import {
+  type Run as ContractRun,
+  type RunEvent as ContractRunEvent,
+  type RunEventType as ContractRunEventType,
+  type RunStatus as ContractRunStatus,
+  type RunStep as ContractRunStep,
+  type StepStatus as ContractStepStatus,
+  RUN_EVENT_TYPES,
+  RUN_STATUSES,
+  type SequencedRunEvent,
+  STEP_STATUSES,
+} from '@toolgate/sdk';
 import { GraphQLJSON } from 'graphql-type-json';
 
-export enum RunStatus {
-  RUNNING = 'RUNNING',
-  SUCCEEDED = 'SUCCEEDED',
-  FAILED = 'FAILED',
-  PENDING_APPROVAL = 'PENDING_APPROVAL',
-  CANCELLED = 'CANCELLED',
+/** A GraphQL enum over the run contract's own list of values (each value its own name), so the schema cannot drift from it. */
+function graphqlEnum<V extends string>(values: readonly V[], name: string, description?: string): { readonly [K in V]: K } {
+  const members = Object.fromEntries(values.map((value) => [value, value])) as { [K in V]: K };
+  registerEnumType(members, { name, description });
+  return members;
 }
-registerEnumType(RunStatus, { name: 'RunStatus', description: 'RUNNING until every step is final; PENDING_APPROVAL while a step waits for a decision.' });
 
-export enum StepStatus {
-  WAITING = 'WAITING',
-  RUNNING = 'RUNNING',
-  SUCCEEDED = 'SUCCEEDED',
-  FAILED = 'FAILED',
-  FALLBACK = 'FALLBACK',
-  SKIPPED = 'SKIPPED',
-  PENDING_APPROVAL = 'PENDING_APPROVAL',
-  CANCELLED = 'CANCELLED',
-}
-registerEnumType(StepStatus, { name: 'StepStatus', description: 'WAITING (dependencies not done) and RUNNING appear only while a run is in progress.' });
+export const RunStatus = graphqlEnum(RUN_STATUSES, 'RunStatus', 'RUNNING until every step is final; PENDING_APPROVAL while a step waits for a decision.');
+export type RunStatus = ContractRunStatus;
 
-export enum RunEventType {
-  RUN_STARTED = 'RUN_STARTED',
-  STEP_STARTED = 'STEP_STARTED',
-  ATTEMPT = 'ATTEMPT',
-  STEP_FINISHED = 'STEP_FINISHED',
-  APPROVAL_REQUESTED = 'APPROVAL_REQUESTED',
-  APPROVAL_DECIDED = 'APPROVAL_DECIDED',
-  REPLANNED = 'REPLANNED',
-  RUN_FINISHED = 'RUN_FINISHED',
-}
-registerEnumType(RunEventType, { name: 'RunEventType' });
+export const StepStatus = graphqlEnum(STEP_STATUSES, 'StepStatus', 'WAITING (dependencies not done) and RUNNING appear only while a run is in progress.');
+export type StepStatus = ContractStepStatus;
+
+export const RunEventType = graphqlEnum(RUN_EVENT_TYPES, 'RunEventType');
+export type RunEventType = ContractRunEventType;
 
 @ObjectType({ description: 'Why a step failed: a Toolgate error code, and the offending field for argument and output errors.' })
 export class StepError {
@@ -62,11 +56,11 @@ export class RunStep {
   @Field(() => String, { nullable: true }) startedAt!: string | null;
   @Field(() => Float) durationMs!: number;
 
-  static from(step: ExecutorRunStep): RunStep {
+  static from(step: ContractRunStep): RunStep {
     return {
       id: step.id,
       tool: step.tool,
-      status: step.status as StepStatus,
+      status: step.status,
       attempts: step.attempts,
       output: step.output ?? null,
       error: step.error ? { code: step.error.code, message: step.error.message, path: step.error.path ?? null } : null,
@@ -93,10 +87,10 @@ export class Run {
   @Field() startedAt!: string;
   @Field(() => String, { nullable: true }) finishedAt!: string | null;
 
-  static from(run: ExecutorRun): Run {
+  static from(run: ContractRun): Run {
     return {
       id: run.id,
-      status: run.status as RunStatus,
+      status: run.status,
       traceId: run.traceId,
       planId: run.planId,
       owner: { tenant: run.owner.tenant, subject: run.owner.subject },
@@ -110,8 +104,8 @@ export class Run {
   }
 }
 
-const stepIdOf = (event: ExecutorRunEvent): string | null => ('stepId' in event ? event.stepId : 'step' in event ? event.step.id : null);
-const toolOf = (event: ExecutorRunEvent): string | null => ('tool' in event ? event.tool : 'step' in event ? event.step.tool : null);
+const stepIdOf = (event: ContractRunEvent): string | null => ('stepId' in event ? event.stepId : 'step' in event ? event.step.id : null);
+const toolOf = (event: ContractRunEvent): string | null => ('tool' in event ? event.tool : 'step' in event ? event.step.tool : null);
 
 @ObjectType({ description: "One entry of a run's audit record, in order (seq 1, 2, 3, ...); `payload` is the whole event." })
 export class RunEvent {
@@ -127,6 +121,6 @@ export class RunEvent {
 
   static from(runId: string, { seq, event }: SequencedRunEvent): RunEvent {
     const status = 'run' in event ? event.run.status : 'step' in event ? event.step.status : event.type === 'ATTEMPT' ? event.outcome : null;
-    return { runId, seq, type: event.type as RunEventType, at: event.at, stepId: stepIdOf(event), tool: toolOf(event), status, payload: event };
+    return { runId, seq, type: event.type, at: event.at, stepId: stepIdOf(event), tool: toolOf(event), status, payload: event };
   }
 }

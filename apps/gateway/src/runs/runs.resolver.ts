@@ -4,19 +4,27 @@ import type { Principal } from '@toolgate/registry';
 import { map } from 'rxjs';
 import { CurrentPrincipal } from '../auth/principal.guard';
 import { TaskInput, toPlannerTask } from '../planning/task.inputs';
+import { CancelRunUseCase } from '../use-cases/cancel-run.use-case';
+import { DecideStepUseCase } from '../use-cases/decide-step.use-case';
 import { ExecutePlanUseCase } from '../use-cases/execute-plan.use-case';
+import { FindRunUseCase } from '../use-cases/find-run.use-case';
+import { ListRunsUseCase } from '../use-cases/list-runs.use-case';
 import { RunTaskUseCase } from '../use-cases/run-task.use-case';
-import { asyncIteratorOf } from './async-iterator';
+import { WatchRunUseCase } from '../use-cases/watch-run.use-case';
+import { asyncIteratorOf } from './async-iterator.adapter';
 import { PlanInput, RunFilterInput, toPlan } from './run.inputs';
 import { Run, RunEvent } from './run.model';
-import { RunAccessService } from './run-access.service';
 
 @Resolver(() => Run)
 export class RunsResolver {
   constructor(
     private readonly runTaskUseCase: RunTaskUseCase,
     private readonly executePlanUseCase: ExecutePlanUseCase,
-    private readonly access: RunAccessService,
+    private readonly decideStep: DecideStepUseCase,
+    private readonly cancelRunUseCase: CancelRunUseCase,
+    private readonly findRun: FindRunUseCase,
+    private readonly listRuns: ListRunsUseCase,
+    private readonly watchRun: WatchRunUseCase,
   ) {}
 
   @Mutation(() => Run, { description: 'Plans the task over the tools the caller may use and runs the plan; returns when it finishes or waits for an approval.' })
@@ -36,7 +44,7 @@ export class RunsResolver {
     @Args('stepId') stepId: string,
     @Args('comment', { nullable: true }) comment?: string,
   ): Promise<Run> {
-    return Run.from(await this.access.decide(runId, stepId, true, principal, comment));
+    return Run.from(await this.decideStep.execute({ runId, stepId, approved: true, comment }, principal));
   }
 
   @Mutation(() => Run, { description: 'Refuses a step waiting for approval: it ends CANCELLED and its dependents SKIPPED.' })
@@ -46,23 +54,23 @@ export class RunsResolver {
     @Args('stepId') stepId: string,
     @Args('comment', { nullable: true }) comment?: string,
   ): Promise<Run> {
-    return Run.from(await this.access.decide(runId, stepId, false, principal, comment));
+    return Run.from(await this.decideStep.execute({ runId, stepId, approved: false, comment }, principal));
   }
 
   @Mutation(() => Run, { description: 'Cancels a run in progress or waiting for approval: running calls are aborted, the rest end CANCELLED.' })
   async cancelRun(@CurrentPrincipal() principal: Principal, @Args('runId', { type: () => ID }) runId: string): Promise<Run> {
-    return Run.from(await this.access.cancel(runId, principal));
+    return Run.from(await this.cancelRunUseCase.execute(runId, principal));
   }
 
   @Query(() => Run, { nullable: true, description: "A run of the caller's tenant; null for one that does not exist or belongs to another tenant." })
   async run(@CurrentPrincipal() principal: Principal, @Args('id', { type: () => ID }) id: string): Promise<Run | null> {
-    const run = await this.access.find(id, principal);
+    const run = await this.findRun.execute(id, principal);
     return run && Run.from(run);
   }
 
   @Query(() => [Run], { description: "Runs of the caller's tenant, newest first." })
   async runs(@CurrentPrincipal() principal: Principal, @Args('filter', { nullable: true }) filter?: RunFilterInput): Promise<Run[]> {
-    return (await this.access.list(principal, filter ?? {})).map(Run.from);
+    return (await this.listRuns.execute(principal, filter ?? {})).map(Run.from);
   }
 
   @Subscription(() => RunEvent, {
@@ -70,7 +78,7 @@ export class RunsResolver {
     resolve: (event: RunEvent) => event,
   })
   async runEvents(@CurrentPrincipal() principal: Principal, @Args('runId', { type: () => ID }) runId: string): Promise<AsyncIterableIterator<RunEvent>> {
-    const events = await this.access.events(runId, principal);
+    const events = await this.watchRun.execute(runId, principal);
     return asyncIteratorOf(events.pipe(map((event) => RunEvent.from(runId, event))));
   }
 }

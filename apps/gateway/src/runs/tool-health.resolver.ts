@@ -1,4 +1,3 @@
-import type { OnApplicationBootstrap } from '@nestjs/common';
 import { Query, Resolver } from '@nestjs/graphql';
 import { HealthMonitor, ResilientToolInvoker } from '@toolgate/executor';
 import { AccessPolicyService, CatalogService, type Principal } from '@toolgate/registry';
@@ -6,18 +5,13 @@ import { CurrentPrincipal } from '../auth/principal.guard';
 import { type BreakerState, ToolHealthReport } from './tool-health.model';
 
 @Resolver()
-export class ToolHealthResolver implements OnApplicationBootstrap {
+export class ToolHealthResolver {
   constructor(
     private readonly invoker: ResilientToolInvoker,
     private readonly monitor: HealthMonitor,
     private readonly catalog: CatalogService,
     private readonly access: AccessPolicyService,
   ) {}
-
-  /** The server checks plugin health on a schedule; the CLI, short-lived, does not. */
-  onApplicationBootstrap(): void {
-    this.monitor.start();
-  }
 
   @Query(() => [ToolHealthReport], { description: 'Breaker state and health of every tool version the caller may discover that was called or checked.' })
   toolHealth(@CurrentPrincipal() principal: Principal): ToolHealthReport[] {

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Field, InputType, Int } from '@nestjs/graphql';
 import { ToolVersionState } from '@toolgate/registry';
 import { Type } from 'class-transformer';
@@ -40,6 +41,16 @@ export class ImageInput {
   name?: string;
 }
 
+/** The images of a task or a search: one field definition for every input that takes them. */
+export const ImagesField = (): PropertyDecorator =>
+  applyDecorators(
+    Field(() => [ImageInput], { nullable: true }),
+    IsOptional(),
+    ArrayMaxSize(4),
+    ValidateNested({ each: true }),
+    Type(() => ImageInput),
+  );
+
 @InputType()
 export class SearchToolsInput {
   @Field({ description: 'The task in words; may be empty when images carry it.' })
@@ -49,11 +60,7 @@ export class SearchToolsInput {
   @MaxLength(4000)
   query!: string;
 
-  @Field(() => [ImageInput], { nullable: true })
-  @IsOptional()
-  @ArrayMaxSize(4)
-  @ValidateNested({ each: true })
-  @Type(() => ImageInput)
+  @ImagesField()
   images?: ImageInput[];
 
   @Field(() => Int, { nullable: true })

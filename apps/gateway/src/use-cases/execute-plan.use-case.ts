@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { type ExecuteOptions, PlanRunner, type Run } from '@toolgate/executor';
+import { type ExecuteOptions, PlanRunner } from '@toolgate/executor';
 import type { Plan } from '@toolgate/planner';
 import type { Principal } from '@toolgate/registry';
+import type { Run } from '@toolgate/sdk';
 
 /**
  * Runs a plan the caller wrote. The runner validates it exactly like a planned one (tools visible and

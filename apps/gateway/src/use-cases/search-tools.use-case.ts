@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
-import { HealthMonitor } from '@toolgate/executor';
-import { ImageDescriber, type ImageDescription } from '@toolgate/planner';
-import { AccessPolicyService, CatalogService, type Principal, type ToolView } from '@toolgate/registry';
+import type { ImageDescription } from '@toolgate/planner';
+import type { Principal, ToolView } from '@toolgate/registry';
 import { RETRIEVAL_OPTIONS, type RetrievalModuleOptions, type RetrievedTool, ToolRetriever } from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { CandidateFinder } from './candidate-finder.service';
+import { TaskUnderstanding } from './task-understanding.service';
 
 export interface SearchToolsCommand {
   query: string;
@@ -25,12 +26,10 @@ const tracer = trace.getTracer('toolgate.retrieval');
 @Injectable()
 export class SearchToolsUseCase {
   constructor(
+    private readonly finder: CandidateFinder,
+    private readonly understanding: TaskUnderstanding,
     private readonly retriever: ToolRetriever,
-    private readonly catalog: CatalogService,
-    private readonly access: AccessPolicyService,
     @Inject(RETRIEVAL_OPTIONS) private readonly options: RetrievalModuleOptions,
-    private readonly describer: ImageDescriber,
-    private readonly health: HealthMonitor,
   ) {}
 
   async execute(command: SearchToolsCommand, principal: Principal): Promise<ToolSearchResult[]> {
@@ -42,42 +41,22 @@ export class SearchToolsUseCase {
     if (command.query.trim() === '' && imageInputs.length === 0) {
       throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'query must not be empty without images', [{ path: '/query', message: 'must not be empty without images' }]);
     }
-    // Images become query text (OCR or a vision model) before retrieval; each is named in errors by its index.
-    const images = imageInputs.length > 0 ? await this.describe(imageInputs) : [];
-    const query = [command.query.trim(), ...images.map((image) => image.text.trim())].filter(Boolean).join('\n');
+    const understood = await this.understanding.understand(
+      command.query.trim(),
+      imageInputs.map((image) => ({ mimeType: image.mimeType, data: image.dataBase64, ...(image.name ? { name: image.name } : {}) })),
+    );
+    // A query is only its words: an image-only one does not start with an empty line.
+    const query = understood.text.trim();
     if (query === '') {
       throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'no text was found in the images and the query is empty', [{ path: '/images', message: 'no text found' }]);
     }
+    const { images } = understood;
     return tracer.startActiveSpan('toolgate.retrieve', async (span) => {
       try {
         span.setAttributes({ 'toolgate.k': k, 'toolgate.index.driver': this.retriever.index.driver, 'toolgate.embedder': this.retriever.model, 'toolgate.images': images.length });
-        // Unhealthy versions are not offered: ask for as many more as there are, then drop them.
-        const unhealthy = this.health.snapshot().filter((verdict) => !verdict.healthy).length;
-        const { hits } = await this.retriever.search(query, k + unhealthy, { scope: this.access.discoveryScope(principal) });
-        // The index filter already applied the grants; the catalog check is the authority if they drift.
-        const results = hits
-          .filter((hit) => this.health.isHealthy(hit.id, hit.version))
-          .slice(0, k)
-          .flatMap((hit) => {
-            try {
-              return [{ tool: this.catalog.resolve(hit.id, principal).tool, hit, images }];
-            } catch {
-              return [];
-            }
-          });
+        const results = (await this.finder.find(query, k, principal)).map(({ tool, hit }) => ({ tool, hit, images }));
         span.setAttribute('toolgate.hits', results.length);
         return results;
-      } finally {
-        span.end();
-      }
-    });
-  }
-
-  private describe(images: NonNullable<SearchToolsCommand['images']>): Promise<ImageDescription[]> {
-    return tracer.startActiveSpan('toolgate.understand', async (span) => {
-      try {
-        span.setAttributes({ 'toolgate.images': images.length, 'toolgate.image_describer': this.describer.kind });
-        return await this.describer.describe(images.map((image) => ({ mimeType: image.mimeType, data: image.dataBase64, ...(image.name ? { name: image.name } : {}) })));
       } finally {
         span.end();
       }

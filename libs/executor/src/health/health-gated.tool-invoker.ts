@@ -17,9 +17,8 @@ export class HealthGatedToolInvoker extends ToolInvoker {
 
   async invoke(invocation: Invocation): Promise<unknown> {
     if (!this.health.isHealthy(invocation.toolId, invocation.version)) {
-      const error = new ToolgateError(ErrorCode.UNAVAILABLE, `${invocation.toolId}@${invocation.version} is unhealthy (its health check failed); not called`);
-      await invocation.onAttempt?.({ attempt: invocation.attempt, outcome: 'FAILED', error: { code: error.code, message: error.message }, durationMs: 0 });
-      throw error;
+      // Reports no attempt: the runner audits a call nothing reported an attempt for as one failed attempt.
+      throw new ToolgateError(ErrorCode.UNAVAILABLE, `${invocation.toolId}@${invocation.version} is unhealthy (its health check failed); not called`);
     }
     return this.inner.invoke(invocation);
   }

@@ -1,9 +1,9 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { CatalogService } from '@toolgate/registry';
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { linkedSignal } from '../resilience/linked-signal';
+import { linkedSignal } from '../resilience/linked-signal.util';
 import { DEFAULT_HEALTH_OPTIONS, type HealthOptions } from '../resilience/resilience.config';
-import { untilAborted } from '../runtime/tool-errors';
+import { untilAborted } from '../runtime/tool.errors';
 import type { ToolHealthProbe } from './tool-health.probe';
 
 /** The last verdict on one tool version. */

@@ -5,7 +5,6 @@ import type { CatalogService } from '@toolgate/registry';
 import { descriptorHash, ErrorCode, parseToolRef, ToolgateError, type ToolLogger, type ToolManifest, type ToolSpan } from '@toolgate/sdk';
 import type { HealthVerdict, ToolHealthProbe } from '../health/tool-health.probe';
 import { DEFAULT_ISOLATION_OPTIONS, type IsolationOptions } from '../resilience/resilience.config';
-import { stepErrorOf } from '../runtime/tool-errors';
 import { type Invocation, ToolInvoker } from '../runtime/tool-invoker.port';
 import { type CallSinks, PluginWorkerPool } from './plugin-worker.pool';
 
@@ -48,36 +47,20 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     const tool = this.locate(invocation.toolId, invocation.version);
     const id = `${invocation.toolId}@${invocation.version}`;
     const sinks: CallSinks = { logger: this.toolLogger(id, invocation.callId), span: invocation.span ?? NO_SPAN };
-    const started = performance.now();
-    const report = (error?: ToolgateError) =>
-      invocation.onAttempt?.({
-        attempt: invocation.attempt,
-        outcome: error ? 'FAILED' : 'SUCCEEDED',
-        ...(error ? { error: stepErrorOf(error) } : {}),
-        durationMs: Math.round(performance.now() - started),
-      });
-    let output: unknown;
-    try {
-      output = await this.pool(tool.entry).call(
-        {
-          type: 'run',
-          callId: invocation.callId,
-          tool: tool.name,
-          descriptorHash: tool.hash,
-          arguments: invocation.arguments,
-          scopes: [...tool.manifest.permissions.scopes],
-          idempotencyKey: invocation.idempotencyKey,
-          principal: { tenant: invocation.principal.tenant, subject: invocation.principal.subject },
-        },
-        invocation.signal,
-        sinks,
-      );
-    } catch (error) {
-      await report(error as ToolgateError);
-      throw error;
-    }
-    await report();
-    return output;
+    return this.pool(tool.entry).call(
+      {
+        type: 'run',
+        callId: invocation.callId,
+        tool: tool.name,
+        descriptorHash: tool.hash,
+        arguments: invocation.arguments,
+        scopes: [...tool.manifest.permissions.scopes],
+        idempotencyKey: invocation.idempotencyKey,
+        principal: { tenant: invocation.principal.tenant, subject: invocation.principal.subject },
+      },
+      invocation.signal,
+      sinks,
+    );
   }
 
   /** Boots and loads a worker when the package has none idle, so the call's timeout starts with a ready worker. */
@@ -139,9 +122,6 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     if (!manifest || !dir) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool ${key} is not loaded`);
     const cached = this.located.get(key);
     if (cached?.manifest === manifest) return cached;
-    if (manifest.execution !== 'server' || typeof manifest.run !== 'function') {
-      throw new ToolgateError(ErrorCode.INVALID_PLAN, `${key} is a ${manifest.execution} tool: the server does not run its code`);
-    }
     const packageJson = JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { toolgate?: { tools?: string } };
     const entry = resolve(dir, packageJson.toolgate?.tools ?? '');
     const inside = relative(dir, entry);

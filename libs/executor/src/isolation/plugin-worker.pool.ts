@@ -4,10 +4,9 @@ import { dirname, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, ToolgateError, type ToolLogger, type ToolSpan } from '@toolgate/sdk';
 import type { IsolationOptions } from '../resilience/resilience.config';
-import { toolWorkerMain } from './tool-worker.main';
+import { TOOL_WORKER_SOURCE } from './tool-worker.main';
 import type { SerializedError, WorkerReply, WorkerRequest } from './tool-worker.protocol';
 
-const WORKER_SOURCE = `(${toolWorkerMain.toString()})();`;
 /**
  * The host's built sdk, for the worker's descriptor-hash check. Resolved through its package.json so a
  * test runner's module map (which points `@toolgate/sdk` at TypeScript sources) does not apply.
@@ -55,7 +54,7 @@ class PluginWorker {
     private readonly options: IsolationOptions,
     private readonly events: { free: (worker: PluginWorker) => void; exited: (worker: PluginWorker) => void },
   ) {
-    this.thread = new Worker(WORKER_SOURCE, {
+    this.thread = new Worker(TOOL_WORKER_SOURCE, {
       eval: true,
       workerData: { entry, netHosts: options.netHosts, sdk: SDK_ENTRY },
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(4, Math.floor(options.heapMb / 8))) },

@@ -1,26 +1,25 @@
 import type { ToolManifest } from '@toolgate/sdk';
 import type { AbortRequest, SerializedError, WorkerBoot, WorkerReply, WorkerRequest } from './tool-worker.protocol';
 
-/**
- * The body of a plugin worker thread. It is passed to the Worker as source text (`eval: true`), so it
- * must be self-contained: no references to this module's imports, only `require` of Node builtins and
- * of the paths it is given. Running it from a source string works the same under ts-jest and from dist.
+/*
+ * The code of a plugin worker thread. The Worker is given it as source text (`eval: true`, see
+ * TOOL_WORKER_SOURCE), so every function here must be self-contained: it may use its parameters,
+ * `require` of Node builtins and of the paths it is given, and the other functions of this file by
+ * name, never this module's imports (nor an `export const`, which compiles to `exports.x`). Running it
+ * from source text works the same under ts-jest and from dist.
  */
-export function toolWorkerMain(): void {
-  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const net = require('node:net') as typeof import('node:net');
-  const boot = workerData as WorkerBoot & { sdk: string };
-  const port = parentPort as import('node:worker_threads').MessagePort;
-  const { descriptorHash } = require(boot.sdk) as { descriptorHash(manifest: ToolManifest): string };
 
-  let tools: Map<string, { manifest: ToolManifest; hash: string }> | undefined;
-  /** The call in progress (one per worker at a time); the network guard reads its scopes. */
-  let current: { callId: string; scopes: string[]; controller: AbortController } | undefined;
+type NetRefusal = (host: string | undefined) => string | undefined;
+type ToolLookup = (name: string, expectedHash: string) => ToolManifest;
 
-  const post = (reply: WorkerReply) => port.postMessage(reply);
-  const typedError = (code: string, message: string) => Object.assign(new Error(message), { name: 'ToolgateError', code });
+function workerError(code: string, message: string): Error {
+  // Named so the host revives it as a ToolgateError with this code.
+  return Object.assign(new Error(message), { name: 'ToolgateError', code });
+}
 
-  const globs = boot.netHosts.map(
+/** Why the running tool may not reach a host (undefined when it may), from the call's scopes and the allowed host globs. */
+function netPolicy(netHosts: string[], scopesNow: () => string[]): NetRefusal {
+  const globs = netHosts.map(
     (glob) =>
       new RegExp(
         `^${glob
@@ -29,16 +28,19 @@ export function toolWorkerMain(): void {
           .replace(/\*/g, '.*')}$`,
       ),
   );
-  /** Why the running tool may not reach `host`, or undefined when it may. */
-  const netRefusal = (host: string | undefined): string | undefined => {
-    const scopes = current?.scopes ?? [];
+  return (host) => {
+    const scopes = scopesNow();
     if (!scopes.includes('net:fetch')) return `network access needs the net:fetch scope (tried ${host ?? 'a local socket'})`;
     if (host === undefined) return 'local sockets are not allowed';
     const bare = host.toLowerCase().replace(/^\[|\]$/g, '');
     if (globs.length > 0 && !globs.some((g) => g.test(bare))) return `host "${bare}" is not in TOOLGATE_WORKER_NET_HOSTS`;
     return undefined;
   };
+}
 
+/** Puts every connection the thread opens behind `refusal`. */
+function guardNetwork(refusal: NetRefusal): void {
+  const net = require('node:net') as typeof import('node:net');
   // Every TCP/TLS client (net, http, https, undici's fetch) connects through Socket#connect.
   const connect = net.Socket.prototype.connect as (...args: unknown[]) => unknown;
   net.Socket.prototype.connect = function guardedConnect(this: unknown, ...args: unknown[]) {
@@ -54,107 +56,124 @@ export function toolWorkerMain(): void {
             ? second
             : 'localhost'
           : undefined;
-    const why = netRefusal(host);
-    if (why) throw typedError('FORBIDDEN', why);
+    const why = refusal(host);
+    if (why) throw workerError('FORBIDDEN', why);
     return connect.apply(this, args);
   } as typeof net.Socket.prototype.connect;
   const originalFetch = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    const why = netRefusal(url.hostname);
-    if (why) throw typedError('FORBIDDEN', why);
+    const why = refusal(url.hostname);
+    if (why) throw workerError('FORBIDDEN', why);
     return originalFetch(input, init);
   };
+}
 
+/** The plugin's tools, loaded on first use; a tool is returned only while its descriptor hash is the one the catalog pinned. */
+function pluginTools(entry: string, sdk: string): ToolLookup {
+  const { descriptorHash } = require(sdk) as { descriptorHash(manifest: ToolManifest): string };
+  let tools: Map<string, { manifest: ToolManifest; hash: string }> | undefined;
   const load = () => {
     if (tools) return tools;
-    const mod = require(boot.entry) as { tools?: unknown; default?: unknown };
+    const mod = require(entry) as { tools?: unknown; default?: unknown };
     const exported = (mod.tools ?? mod.default) as ToolManifest[];
     tools = new Map(exported.map((m) => [m.name, { manifest: m, hash: descriptorHash(m) }]));
     return tools;
   };
-
-  const toolFor = (name: string, expectedHash: string): ToolManifest => {
+  return (name, expectedHash) => {
     const found = load().get(name);
-    if (!found) throw typedError('TOOL_NOT_FOUND', `the plugin no longer exports a tool "${name}"`);
-    if (found.hash !== expectedHash) throw typedError('PLUGIN_INVALID', `tool "${name}" changed on disk since it was loaded (descriptor hash differs); reload plugins`);
+    if (!found) throw workerError('TOOL_NOT_FOUND', `the plugin no longer exports a tool "${name}"`);
+    if (found.hash !== expectedHash) throw workerError('PLUGIN_INVALID', `tool "${name}" changed on disk since it was loaded (descriptor hash differs); reload plugins`);
     return found.manifest;
   };
+}
 
-  /** Where a value stops being plain JSON, or undefined when it is plain JSON. */
-  const notJson = (value: unknown, path: string, depth: number): string | undefined => {
-    if (depth > 200) return `${path || '/'} nests too deep`;
-    if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
-    if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path || '/'} is ${value}`;
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const bad = notJson(value[i], `${path}/${i}`, depth + 1);
-        if (bad) return bad;
-      }
-      return undefined;
+/** Where a value stops being plain JSON, or undefined when it is plain JSON. */
+function notJson(value: unknown, path: string, depth: number): string | undefined {
+  if (depth > 200) return `${path || '/'} nests too deep`;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path || '/'} is ${value}`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = notJson(value[i], `${path}/${i}`, depth + 1);
+      if (bad) return bad;
     }
-    if (typeof value === 'object') {
-      const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) return `${path || '/'} is a ${proto?.constructor?.name ?? 'non-plain object'}`;
-      for (const [key, item] of Object.entries(value)) {
-        const bad = notJson(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
-        if (bad) return bad;
-      }
-      return undefined;
+    return undefined;
+  }
+  if (typeof value === 'object') {
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return `${path || '/'} is a ${proto?.constructor?.name ?? 'non-plain object'}`;
+    for (const [key, item] of Object.entries(value)) {
+      const bad = notJson(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
+      if (bad) return bad;
     }
-    return `${path || '/'} is a ${typeof value}`;
-  };
+    return undefined;
+  }
+  return `${path || '/'} is a ${typeof value}`;
+}
 
-  const serialize = (error: unknown): SerializedError => {
-    if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
-    const e = error as Error & { code?: unknown; details?: unknown; transient?: unknown; cause?: { code?: unknown; cause?: { code?: unknown } } };
-    const causeCode = e.cause?.code ?? e.cause?.cause?.code;
-    return {
-      name: e.name,
-      message: e.message,
-      ...(typeof e.code === 'string' ? { code: e.code } : {}),
-      ...(Array.isArray(e.details) ? { details: (e.details as { path: unknown; message: unknown }[]).map((d) => ({ path: String(d.path), message: String(d.message) })) } : {}),
-      ...(e.transient === true ? { transient: true } : {}),
-      ...(typeof causeCode === 'string' ? { causeCode } : {}),
-    };
+function serializeError(error: unknown): SerializedError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const e = error as Error & { code?: unknown; details?: unknown; transient?: unknown; cause?: { code?: unknown; cause?: { code?: unknown } } };
+  const causeCode = e.cause?.code ?? e.cause?.cause?.code;
+  return {
+    name: e.name,
+    message: e.message,
+    ...(typeof e.code === 'string' ? { code: e.code } : {}),
+    ...(Array.isArray(e.details) ? { details: (e.details as { path: unknown; message: unknown }[]).map((d) => ({ path: String(d.path), message: String(d.message) })) } : {}),
+    ...(e.transient === true ? { transient: true } : {}),
+    ...(typeof causeCode === 'string' ? { causeCode } : {}),
   };
+}
 
-  const plainFields = (fields: unknown): Record<string, unknown> | undefined => {
-    if (fields === undefined) return undefined;
-    try {
-      return JSON.parse(JSON.stringify(fields)) as Record<string, unknown>;
-    } catch {
-      return { unserializable: String(fields) };
-    }
-  };
+function plainFields(fields: unknown): Record<string, unknown> | undefined {
+  if (fields === undefined) return undefined;
+  try {
+    return JSON.parse(JSON.stringify(fields)) as Record<string, unknown>;
+  } catch {
+    return { unserializable: String(fields) };
+  }
+}
 
-  const execute = async (request: WorkerRequest, signal: AbortSignal): Promise<unknown> => {
-    const manifest = toolFor(request.tool, request.descriptorHash);
-    if (request.type === 'load') return null;
-    if (request.type === 'health') {
-      if (!manifest.healthCheck) return { healthy: true, detail: 'no health check declared' };
-      const verdict = await manifest.healthCheck(signal);
-      return typeof verdict === 'boolean' ? { healthy: verdict } : { healthy: verdict.healthy === true, ...(verdict.detail ? { detail: String(verdict.detail) } : {}) };
-    }
-    if (typeof manifest.run !== 'function') throw typedError('INVALID_PLAN', `tool "${request.tool}" has no server-side code (execution: ${manifest.execution})`);
-    const { callId } = request;
-    const log = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) =>
-      post({ type: 'log', callId, level, message: String(message), fields: plainFields(fields) });
-    const output = await manifest.run(request.arguments, {
-      signal,
-      callId,
-      idempotencyKey: request.idempotencyKey,
-      principal: Object.freeze({ ...request.principal }),
-      logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
-      span: {
-        setAttribute: (key, value) => post({ type: 'span', callId, attribute: [String(key), value] }),
-        addEvent: (name, attributes) => post({ type: 'span', callId, event: { name: String(name), attributes: plainFields(attributes) as Record<string, string> } }),
-      },
-    });
-    const bad = notJson(output, '', 0);
-    if (bad) throw typedError('TOOL_FAILED', `tool "${request.tool}" returned something that is not plain JSON: ${bad}`);
-    return output;
-  };
+/** One request against the plugin: a warm-up load, a health check or a run, whose logs and span updates go to the host. */
+async function executeRequest(request: WorkerRequest, signal: AbortSignal, toolFor: ToolLookup, post: (reply: WorkerReply) => void): Promise<unknown> {
+  const manifest = toolFor(request.tool, request.descriptorHash);
+  if (request.type === 'load') return null;
+  if (request.type === 'health') {
+    if (!manifest.healthCheck) return { healthy: true, detail: 'no health check declared' };
+    const verdict = await manifest.healthCheck(signal);
+    return typeof verdict === 'boolean' ? { healthy: verdict } : { healthy: verdict.healthy === true, ...(verdict.detail ? { detail: String(verdict.detail) } : {}) };
+  }
+  if (typeof manifest.run !== 'function') throw workerError('INVALID_PLAN', `tool "${request.tool}" has no server-side code (execution: ${manifest.execution})`);
+  const { callId } = request;
+  const log = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) =>
+    post({ type: 'log', callId, level, message: String(message), fields: plainFields(fields) });
+  const output = await manifest.run(request.arguments, {
+    signal,
+    callId,
+    idempotencyKey: request.idempotencyKey,
+    principal: Object.freeze({ ...request.principal }),
+    logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+    span: {
+      setAttribute: (key, value) => post({ type: 'span', callId, attribute: [String(key), value] }),
+      addEvent: (name, attributes) => post({ type: 'span', callId, event: { name: String(name), attributes: plainFields(attributes) as Record<string, string> } }),
+    },
+  });
+  const bad = notJson(output, '', 0);
+  if (bad) throw workerError('TOOL_FAILED', `tool "${request.tool}" returned something that is not plain JSON: ${bad}`);
+  return output;
+}
+
+/** The thread's entry: guards the network, then runs one request at a time and answers aborts. */
+function toolWorkerMain(): void {
+  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const boot = workerData as WorkerBoot & { sdk: string };
+  const port = parentPort as import('node:worker_threads').MessagePort;
+  const toolFor = pluginTools(boot.entry, boot.sdk);
+  /** The call in progress (one per worker at a time); the network guard reads its scopes. */
+  let current: { callId: string; scopes: string[]; controller: AbortController } | undefined;
+  guardNetwork(netPolicy(boot.netHosts, () => current?.scopes ?? []));
+  const post = (reply: WorkerReply) => port.postMessage(reply);
 
   port.on('message', (message: WorkerRequest | AbortRequest) => {
     if (message.type === 'abort') {
@@ -169,15 +188,18 @@ export function toolWorkerMain(): void {
     const finished = () => {
       if (current?.callId === message.callId) current = undefined;
     };
-    execute(message, controller.signal).then(
+    executeRequest(message, controller.signal, toolFor, post).then(
       (value) => {
         finished();
         post({ type: 'result', callId: message.callId, ok: true, value });
       },
       (error: unknown) => {
         finished();
-        post({ type: 'result', callId: message.callId, ok: false, error: serialize(error) });
+        post({ type: 'result', callId: message.callId, ok: false, error: serializeError(error) });
       },
     );
   });
 }
+
+/** What a plugin worker evaluates: each function above under its own name, then the entry. */
+export const TOOL_WORKER_SOURCE = `${[workerError, netPolicy, guardNetwork, pluginTools, notJson, serializeError, plainFields, executeRequest, toolWorkerMain].map(String).join('\n')}\ntoolWorkerMain();\n`;

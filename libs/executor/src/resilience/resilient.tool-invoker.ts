@@ -21,11 +21,11 @@ import {
   timeout,
 } from 'cockatiel';
 import { type Observable, Subject } from 'rxjs';
-import { abortError, stepErrorOf, toToolgateError } from '../runtime/tool-errors';
+import { abortError, stepErrorOf, toToolgateError } from '../runtime/tool.errors';
 import { type Invocation, ToolInvoker } from '../runtime/tool-invoker.port';
 import { AdaptiveBreaker, type BreakerMode } from './adaptive.breaker';
-import { isToolFault, isTransient, provesNotStarted } from './failure-classification';
-import { linkedSignal } from './linked-signal';
+import { isToolFault, isTransient, provesNotStarted } from './failure.classifier';
+import { linkedSignal } from './linked-signal.util';
 import { DEFAULT_RESILIENCE_OPTIONS, type ResilienceOptions } from './resilience.config';
 
 export type BreakerStateName = 'CLOSED' | 'OPEN' | 'HALF_OPEN';
@@ -76,7 +76,8 @@ const STATE_NAMES: Record<CircuitState, BreakerStateName> = {
  * Retries happen only for transient failures (TIMEOUT, UNAVAILABLE, network, TOOL_FAILED marked
  * transient) and, for a tool that is not idempotent, only when the failure proves the call never
  * started. Every try, including one refused by the bulkhead or breaker, is reported to
- * `invocation.onAttempt`, so every call leaves at least one audited attempt.
+ * `invocation.onAttempt`: this is the one layer that reports attempts (the inner invoker is not handed
+ * `onAttempt`), so every try is audited exactly once.
  *
  * The retry loop is written here rather than with cockatiel's RetryPolicy because that policy's
  * backoff sleep ignores the caller's signal: a cancelled call would wait out the delay.

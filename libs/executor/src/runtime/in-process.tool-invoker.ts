@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogService } from '@toolgate/registry';
 import { ErrorCode, type ToolContext, ToolgateError, type ToolLogger, type ToolSpan } from '@toolgate/sdk';
-import { toToolgateError, untilAborted } from './tool-errors';
+import { toToolgateError, untilAborted } from './tool.errors';
 import { type Invocation, ToolInvoker } from './tool-invoker.port';
 
 const NO_SPAN: ToolSpan = { setAttribute: () => undefined, addEvent: () => undefined };
@@ -31,27 +31,14 @@ export class InProcessToolInvoker extends ToolInvoker {
       idempotencyKey: invocation.idempotencyKey,
       principal: { tenant: invocation.principal.tenant, subject: invocation.principal.subject },
     };
-    const started = performance.now();
-    const report = (outcome: 'SUCCEEDED' | 'FAILED', error?: ToolgateError) =>
-      invocation.onAttempt?.({
-        attempt: invocation.attempt,
-        outcome,
-        ...(error ? { error: { code: error.code, message: error.message } } : {}),
-        durationMs: Math.round(performance.now() - started),
-      });
-    let output: unknown;
     try {
-      output = await untilAborted(
+      return await untilAborted(
         Promise.resolve().then(() => run(invocation.arguments, ctx)),
         invocation.signal,
       );
     } catch (thrown) {
-      const error = toToolgateError(thrown);
-      await report('FAILED', error);
-      throw error;
+      throw toToolgateError(thrown);
     }
-    await report('SUCCEEDED');
-    return output;
   }
 
   private toolLogger(ref: string, invocation: Invocation): ToolLogger {

@@ -1,7 +1,6 @@
-import type { ToolSpan } from '@toolgate/sdk';
-import type { RunOwner, StepError } from '../run/run.types';
+import type { RunOwner, StepError, ToolSpan } from '@toolgate/sdk';
 
-/** One attempt's outcome, reported by whichever layer retries, so each attempt is audited. */
+/** One attempt's outcome, reported by the layer that retries (ResilientToolInvoker), so each attempt is audited. */
 export interface AttemptReport {
   attempt: number;
   outcome: 'SUCCEEDED' | 'FAILED';
@@ -27,7 +26,11 @@ export interface Invocation {
   deadlineAt?: number;
   /** The step's span (`toolgate.step`), handed to the tool as `ctx.span`. */
   span?: ToolSpan;
-  /** Called after every attempt (a retrying invoker calls it once per try), before the next one starts. */
+  /**
+   * Called by the one layer that retries (ResilientToolInvoker) after every try, before the next one
+   * starts; no other layer reports. A call nothing reported an attempt for (no retrying layer, or
+   * refused above it, e.g. by the health gate) is audited by the runner as one attempt.
+   */
   onAttempt?: (report: AttemptReport) => void | Promise<void>;
 }
 

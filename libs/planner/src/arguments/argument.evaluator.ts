@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { ErrorCode, type JsonSchema, ToolgateError } from '@toolgate/sdk';
 import type { TaskImage } from '../plan/plan.types';
+import { fillArguments } from './argument.filler';
 import type { ArgumentFill } from './argument-fill.types';
-import { fillArguments } from './argument-filler';
-import { clarifyQuestion } from './clarify-question';
+import { clarifyQuestion } from './clarify-question.builder';
 
 /** One labelled task of `tasks.jsonl`: what a correct filler gives for the text under the tool's schema. */
 export interface ArgumentTask {

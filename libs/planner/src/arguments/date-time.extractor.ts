@@ -1,6 +1,6 @@
 import { DateTime, type DurationLikeObject } from 'luxon';
 import type { Span } from './argument-fill.types';
-import { overlaps } from './text-span';
+import { overlaps } from './text-span.util';
 import { extractTimeZones, type ZoneMention } from './time-zone.extractor';
 
 export type Granularity = 'date' | 'datetime';

@@ -1,5 +1,5 @@
 import type { Span } from './argument-fill.types';
-import { overlaps } from './text-span';
+import { overlaps } from './text-span.util';
 
 export interface EnumMention extends Span {
   value: string | number;

@@ -1,7 +1,7 @@
 import type { Span } from './argument-fill.types';
-import { type CurrencyHit, currencySymbolAt, currencyWordAt } from './currency-lexicon';
-import { overlaps } from './text-span';
-import { SHORT_UNIT_WORDS, type UnitEntry, unitAt } from './unit-lexicon';
+import { type CurrencyHit, currencySymbolAt, currencyWordAt } from './currency.lexicon';
+import { overlaps } from './text-span.util';
+import { SHORT_UNIT_WORDS, type UnitEntry, unitAt } from './unit.lexicon';
 
 export interface NumberMention extends Span {
   value: number;

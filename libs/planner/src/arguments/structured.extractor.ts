@@ -1,5 +1,5 @@
 import type { Span } from './argument-fill.types';
-import { overlaps } from './text-span';
+import { overlaps } from './text-span.util';
 
 export interface JsonMention extends Span {
   value: Record<string, unknown> | unknown[];

@@ -1,5 +1,5 @@
 import type { Span } from './argument-fill.types';
-import { ABBREVIATION_ZONES, CITY_ZONES, isIanaZone } from './zone-lexicon';
+import { ABBREVIATION_ZONES, CITY_ZONES, isIanaZone } from './zone.lexicon';
 
 export interface ZoneMention extends Span {
   /** Every zone the words may mean; more than one is ambiguous ("CST", "IST"). */

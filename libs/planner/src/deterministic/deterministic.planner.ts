@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Embedder } from '@toolgate/retrieval';
 import { canonicalJson, ErrorCode, type JsonSchema, ToolgateError } from '@toolgate/sdk';
-import { fillArguments } from '../arguments/argument-filler';
+import { fillArguments } from '../arguments/argument.filler';
 import { ToolGraph, toolKey } from '../graph/tool.graph';
 import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanStep, ReplanFeedback, Selection, TaskInput, ToolCall } from '../plan/plan.types';
 import { Planner } from '../planning/planner.port';
-import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler';
+import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
 import { DEFAULT_SPLIT, type SplitOptions, type SubGoal, splitSubGoals } from './sub-goal.splitter';

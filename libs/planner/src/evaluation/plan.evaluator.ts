@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { buildToolDocument, percentile, type ToolRetriever } from '@toolgate/retrieval';
+import { buildToolDocument, type ToolRetriever } from '@toolgate/retrieval';
+import { percentile } from '@toolgate/retrieval/evaluation';
 import { DEFAULT_LIMITS, ErrorCode, type ToolDescriptor, ToolgateError } from '@toolgate/sdk';
 import { splitSubGoals } from '../deterministic/sub-goal.splitter';
 import { ToolGraph, toolKey } from '../graph/tool.graph';

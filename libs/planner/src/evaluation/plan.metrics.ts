@@ -1,4 +1,4 @@
-import { percentile } from '@toolgate/retrieval';
+import { percentile } from '@toolgate/retrieval/evaluation';
 
 /** A plan reduced to what TaskBench scores: tool names and (source, target) links. */
 export interface PlanGraph {

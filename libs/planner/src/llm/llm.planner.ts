@@ -5,12 +5,12 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatComple
 import type { Plan, PlanningCandidate, PlanningPrincipal, ReplanFeedback, Selection, TaskInput, TokenUsage, ToolCall } from '../plan/plan.types';
 import type { PlannerModuleOptions } from '../planner.config';
 import { Planner } from '../planning/planner.port';
-import { CandidateTools, CLARIFY_FUNCTION } from './candidate-tools';
-import { type EndpointLabel, toToolgateError } from './llm-errors';
-import { planRequest, repairMessage, replanContext, selectionRequest } from './llm-requests';
-import { type Checked, type CheckedPlan, checkArguments, checkPlanReply, parseArgumentObject, resolveTool, unknownToolMessage } from './plan-reply';
-import { promptTokens } from './prompt-tokens';
-import { dropNullOptionals } from './strict-schema';
+import { CandidateTools, CLARIFY_FUNCTION } from './candidate.tools';
+import { type EndpointLabel, toToolgateError } from './llm.errors';
+import { planRequest, repairMessage, replanContext, selectionRequest } from './llm.requests';
+import { type Checked, type CheckedPlan, checkArguments, checkPlanReply, parseArgumentObject, resolveTool, unknownToolMessage } from './plan-reply.parser';
+import { promptTokens } from './prompt-tokens.counter';
+import { dropNullOptionals } from './strict-schema.converter';
 
 export type LlmPlannerOptions = PlannerModuleOptions['llm'];
 

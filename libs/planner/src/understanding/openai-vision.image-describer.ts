@@ -3,7 +3,7 @@ import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from '
 import type { TaskImage } from '../plan/plan.types';
 import type { LlmEndpointOptions } from '../planner.config';
 import { ImageDescriber, type ImageDescription } from './image-describer.port';
-import { DEFAULT_MAX_IMAGE_BYTES, type DecodedImage, decodeImages, type ImageFormat } from './image-input';
+import { DEFAULT_MAX_IMAGE_BYTES, type DecodedImage, decodeImages, type ImageFormat } from './image-input.decoder';
 
 export interface VisionDescriberOptions extends Omit<LlmEndpointOptions, 'model'> {
   /** A model that accepts `image_url` content parts. */

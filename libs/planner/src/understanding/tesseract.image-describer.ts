@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import type { TaskImage } from '../plan/plan.types';
 import { ImageDescriber, type ImageDescription } from './image-describer.port';
-import { DEFAULT_MAX_IMAGE_BYTES, type DecodedImage, decodeImages, type ImageFormat } from './image-input';
-import { textFromTesseractTsv } from './ocr-layout';
+import { DEFAULT_MAX_IMAGE_BYTES, type DecodedImage, decodeImages, type ImageFormat } from './image-input.decoder';
+import { textFromTesseractTsv } from './ocr-layout.parser';
 
 export const TESSERACT_INSTALL_COMMAND = 'apt-get install -y tesseract-ocr tesseract-ocr-eng';
 

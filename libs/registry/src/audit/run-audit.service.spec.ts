@@ -1,9 +1,9 @@
+import type { Run } from '@toolgate/sdk';
 import type { DataSource } from 'typeorm';
 import { openDataSource } from '../persistence/data-source.factory';
 import { RunAuditService } from './run-audit.service';
-import type { AuditedRun } from './run-audit.types';
 
-const run = (id: string): AuditedRun => ({
+const run = (id: string): Run => ({
   id,
   status: 'RUNNING',
   traceId: 't',

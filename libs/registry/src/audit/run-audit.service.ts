@@ -1,12 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import {
+  ErrorCode,
+  type Run,
+  type RunEvent,
+  type RunListFilter,
+  type RunStep,
+  runIdOf,
+  type SequencedRunEvent,
+  type StepApproval,
+  type StepAttempt,
+  type StepError,
+  ToolgateError,
+} from '@toolgate/sdk';
 import { DataSource, type EntityManager, In, MoreThan } from 'typeorm';
 import { ApprovalEntity } from '../persistence/approval.entity';
 import { RunEntity } from '../persistence/run.entity';
 import { RunEventEntity } from '../persistence/run-event.entity';
 import { RunStepEntity } from '../persistence/run-step.entity';
 import { StepAttemptEntity } from '../persistence/step-attempt.entity';
-import type { AuditEvent, AuditedApproval, AuditedAttempt, AuditedRun, AuditedStep, AuditStepError, RunListFilter, SequencedAuditEvent } from './run-audit.types';
 
 export const DEFAULT_RUN_LIST_LIMIT = 50;
 export const MAX_RUN_LIST_LIMIT = 500;
@@ -14,7 +25,6 @@ export const MAX_RUN_LIST_LIMIT = 500;
 const iso = (millis: number): string => new Date(millis).toISOString();
 const json = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
 const parsed = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-const runIdOf = (event: AuditEvent): string => ('run' in event ? event.run.id : event.runId);
 
 const invalid = (message: string, path: string): ToolgateError => new ToolgateError(ErrorCode.INVALID_ARGUMENTS, message, [{ path, message }]);
 
@@ -24,14 +34,14 @@ function millisOf(instant: string, path: string): number {
   return millis;
 }
 
-function stepOf(row: RunStepEntity): AuditedStep {
+function stepOf(row: RunStepEntity): RunStep {
   return {
     id: row.stepId,
     tool: row.tool,
     status: row.status,
     attempts: row.attempts,
     ...(row.output !== null ? { output: JSON.parse(row.output) } : {}),
-    ...(row.error !== null ? { error: JSON.parse(row.error) as AuditStepError } : {}),
+    ...(row.error !== null ? { error: JSON.parse(row.error) as StepError } : {}),
     ...(row.reason !== null ? { reason: row.reason } : {}),
     ...(row.fallbackOf !== null ? { fallbackOf: row.fallbackOf } : {}),
     dependsOn: JSON.parse(row.dependsOn) as string[],
@@ -40,7 +50,7 @@ function stepOf(row: RunStepEntity): AuditedStep {
   };
 }
 
-function runOf(row: RunEntity, steps: RunStepEntity[]): AuditedRun {
+function runOf(row: RunEntity, steps: RunStepEntity[]): Run {
   return {
     id: row.id,
     status: row.status,
@@ -57,7 +67,7 @@ function runOf(row: RunEntity, steps: RunStepEntity[]): AuditedRun {
 }
 
 /** The step columns a snapshot sets (position and keys aside). */
-function stepColumns(step: AuditedStep): Omit<RunStepEntity, 'runId' | 'stepId' | 'position'> {
+function stepColumns(step: RunStep): Omit<RunStepEntity, 'runId' | 'stepId' | 'position'> {
   return {
     tool: step.tool,
     status: step.status,
@@ -85,13 +95,13 @@ export class RunAuditService {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Persists one event and applies it; returns its sequence number in its run. */
-  append(event: AuditEvent): Promise<number> {
+  append(event: RunEvent): Promise<number> {
     const runId = runIdOf(event);
     const queue = this.dataSource.options.type === 'postgres' ? runId : '*';
     return this.serialized(queue, () => this.dataSource.transaction((tx) => this.write(tx, runId, event)));
   }
 
-  async load(runId: string): Promise<AuditedRun | null> {
+  async load(runId: string): Promise<Run | null> {
     const row = await this.dataSource.getRepository(RunEntity).findOneBy({ id: runId });
     if (!row) return null;
     const steps = await this.dataSource.getRepository(RunStepEntity).find({ where: { runId }, order: { position: 'ASC' } });
@@ -99,7 +109,9 @@ export class RunAuditService {
   }
 
   /** Runs of one tenant (and subject, when given), newest first. */
-  async list(filter: RunListFilter): Promise<AuditedRun[]> {
+  async list(filter: RunListFilter): Promise<Run[]> {
+    // A filter without a tenant would match every tenant's runs (TypeORM drops undefined conditions).
+    if (typeof filter.tenant !== 'string') throw invalid('runs are listed per tenant: the filter needs one', '/filter/tenant');
     const limit = filter.limit ?? DEFAULT_RUN_LIST_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RUN_LIST_LIMIT) throw invalid(`limit must be an integer from 1 to ${MAX_RUN_LIST_LIMIT}`, '/filter/limit');
     const rows = await this.dataSource.getRepository(RunEntity).find({
@@ -118,13 +130,13 @@ export class RunAuditService {
   }
 
   /** The run's events in order; with `afterSeq`, only those after it. */
-  async events(runId: string, afterSeq = 0): Promise<SequencedAuditEvent[]> {
+  async events(runId: string, afterSeq = 0): Promise<SequencedRunEvent[]> {
     const rows = await this.dataSource.getRepository(RunEventEntity).find({ where: { runId, seq: MoreThan(afterSeq) }, order: { seq: 'ASC' } });
-    return rows.map((row) => ({ seq: row.seq, event: JSON.parse(row.payload) as AuditEvent }));
+    return rows.map((row) => ({ seq: row.seq, event: JSON.parse(row.payload) as RunEvent }));
   }
 
   /** Every attempt of every step of the run, in the order they were reported. */
-  async attempts(runId: string): Promise<AuditedAttempt[]> {
+  async attempts(runId: string): Promise<StepAttempt[]> {
     const rows = await this.dataSource.getRepository(StepAttemptEntity).find({ where: { runId }, order: { seq: 'ASC' } });
     return rows.map((row) => ({
       seq: row.seq,
@@ -132,13 +144,13 @@ export class RunAuditService {
       tool: row.tool,
       attempt: row.attempt,
       outcome: row.outcome,
-      error: parsed<AuditStepError>(row.error),
+      error: parsed<StepError>(row.error),
       durationMs: row.durationMs,
       at: iso(row.at),
     }));
   }
 
-  async approvals(runId: string): Promise<AuditedApproval[]> {
+  async approvals(runId: string): Promise<StepApproval[]> {
     const rows = await this.dataSource.getRepository(ApprovalEntity).find({ where: { runId }, order: { requestedAt: 'ASC', stepId: 'ASC' } });
     return rows.map((row) => ({
       stepId: row.stepId,
@@ -165,7 +177,7 @@ export class RunAuditService {
     return result;
   }
 
-  private async write(tx: EntityManager, runId: string, event: AuditEvent): Promise<number> {
+  private async write(tx: EntityManager, runId: string, event: RunEvent): Promise<number> {
     const at = millisOf(event.at, '/at');
     const seq = event.type === 'RUN_STARTED' ? await this.start(tx, event.run) : await this.nextSeq(tx, runId);
     await tx.getRepository(RunEventEntity).insert({ runId, seq, type: event.type, at, payload: JSON.stringify(event) });
@@ -234,7 +246,7 @@ export class RunAuditService {
   }
 
   /** The first event of a run creates its rows; a run id is used once. */
-  private async start(tx: EntityManager, run: AuditedRun): Promise<number> {
+  private async start(tx: EntityManager, run: Run): Promise<number> {
     if (run.id.length === 0 || run.id.length > 64) throw invalid('a run id has 1 to 64 characters', '/run/id');
     if (await tx.getRepository(RunEntity).existsBy({ id: run.id })) throw invalid(`run "${run.id}" has already started`, '/run/id');
     await tx.getRepository(RunEntity).insert({ id: run.id, tenant: run.owner.tenant, subject: run.owner.subject, task: run.task ?? null, lastSeq: 1, ...this.runColumns(run) });
@@ -242,7 +254,7 @@ export class RunAuditService {
     return 1;
   }
 
-  private runColumns(run: AuditedRun): Pick<RunEntity, 'status' | 'traceId' | 'planId' | 'replans' | 'reason' | 'startedAt' | 'finishedAt'> {
+  private runColumns(run: Run): Pick<RunEntity, 'status' | 'traceId' | 'planId' | 'replans' | 'reason' | 'startedAt' | 'finishedAt'> {
     return {
       status: run.status,
       traceId: run.traceId,

@@ -10,9 +10,10 @@ import { scanDescriptor } from '../integrity/descriptor.scanner';
 import type { IntegrityFinding } from '../integrity/integrity.types';
 import { PluginEntity, PluginStatus } from '../persistence/plugin.entity';
 import { ToolVersionEntity, ToolVersionState } from '../persistence/tool-version.entity';
-import { discoverPluginPackages } from '../plugins/plugin-discovery';
-import { type LoadedPlugin, loadPlugin, type PluginLoadResult } from '../plugins/plugin-loader';
 import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../registry.module-definition';
+import type { LoadedPlugin, PluginLoadResult } from '../sources/npm/plugin.loader';
+import type { ToolSource } from '../sources/tool-source.port';
+import { TOOL_SOURCE_LIST } from '../sources/tool-sources.list';
 import type { CatalogFilter, PluginLoadReport, PluginView, ToolVersionView, ToolView } from './catalog.types';
 
 const tracer = trace.getTracer('toolgate.registry');
@@ -61,15 +62,15 @@ export class CatalogService {
     private readonly dataSource: DataSource,
     private readonly access: AccessPolicyService,
     @Inject(REGISTRY_OPTIONS) private readonly options: RegistryModuleOptions,
+    @Inject(TOOL_SOURCE_LIST) private readonly sources: readonly ToolSource[],
   ) {}
 
-  /** Discovers and loads every plugin package, registers new tool versions and records failures. */
+  /** Loads every package of every tool source, registers new tool versions and records failures. */
   async loadPlugins(): Promise<PluginLoadReport> {
     return tracer.startActiveSpan('toolgate.registry.load', async (span) => {
       const started = performance.now();
       try {
-        const discovered = await discoverPluginPackages(this.options.pluginDirs);
-        const results = discovered.map((d) => loadPlugin(d));
+        const results = (await Promise.all(this.sources.map((source) => source.load()))).flat();
         for (const result of results) await this.record(result);
         await this.refresh();
         const touched = new Set(results.map((r) => r.dir));
@@ -83,7 +84,7 @@ export class CatalogService {
           if (!r.ok && !r.identity) report.failed.push(this.unnamedFailure(r.dir, r.error));
         }
         span.setAttributes({
-          'toolgate.plugins.discovered': discovered.length,
+          'toolgate.plugins.discovered': results.length,
           'toolgate.plugins.loaded': report.loaded.length,
           'toolgate.plugins.failed': report.failed.length,
           'toolgate.tools': this.tools.size,

@@ -1,5 +1,5 @@
+import type { ApprovalStatus } from '@toolgate/sdk';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { ApprovalStatus } from '../audit/run-audit.types';
 import { epochMillis } from './epoch-millis.transformer';
 
 /** A step that waited for a person: who decided, when, and what they said. */

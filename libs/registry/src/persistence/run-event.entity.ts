@@ -1,5 +1,5 @@
+import type { RunEventType } from '@toolgate/sdk';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { AuditEvent } from '../audit/run-audit.types';
 import { epochMillis } from './epoch-millis.transformer';
 
 /** The append-only record of a run: every event in order of `seq` (1, 2, 3, ... per run). */
@@ -12,7 +12,7 @@ export class RunEventEntity {
   seq!: number;
 
   @Column({ type: 'varchar', length: 32 })
-  type!: AuditEvent['type'];
+  type!: RunEventType;
 
   @Column({ type: 'bigint', transformer: epochMillis })
   at!: number;

@@ -1,5 +1,5 @@
+import type { StepStatus } from '@toolgate/sdk';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { AuditStepStatus } from '../audit/run-audit.types';
 import { epochMillis } from './epoch-millis.transformer';
 
 /** A run's step as it stands: status, attempts, output or error. */
@@ -19,7 +19,7 @@ export class RunStepEntity {
   tool!: string;
 
   @Column({ type: 'varchar', length: 24 })
-  status!: AuditStepStatus;
+  status!: StepStatus;
 
   @Column({ type: 'integer' })
   attempts!: number;
@@ -28,7 +28,7 @@ export class RunStepEntity {
   @Column({ type: 'text', nullable: true })
   output!: string | null;
 
-  /** JSON of an AuditStepError. */
+  /** JSON of an StepError. */
   @Column({ type: 'text', nullable: true })
   error!: string | null;
 

@@ -1,5 +1,5 @@
+import type { RunStatus } from '@toolgate/sdk';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { AuditRunStatus } from '../audit/run-audit.types';
 import { epochMillis } from './epoch-millis.transformer';
 
 /** One run of a plan: kept current from its events (the events stay the record). */
@@ -20,7 +20,7 @@ export class RunEntity {
   subject!: string;
 
   @Column({ type: 'varchar', length: 24 })
-  status!: AuditRunStatus;
+  status!: RunStatus;
 
   @Column({ name: 'trace_id', type: 'varchar', length: 64 })
   traceId!: string;

@@ -23,7 +23,7 @@ export class StepAttemptEntity {
   @Column({ type: 'varchar', length: 16 })
   outcome!: 'SUCCEEDED' | 'FAILED';
 
-  /** JSON of an AuditStepError. */
+  /** JSON of an StepError. */
   @Column({ type: 'text', nullable: true })
   error!: string | null;
 

@@ -4,7 +4,7 @@ import { DataSource, type EntityManager, In } from 'typeorm';
 import { CatalogService } from '../catalog/catalog.service';
 import { ToolUsageExampleEntity, type UsageExampleSource } from '../persistence/tool-usage-example.entity';
 import { ToolVersionEntity } from '../persistence/tool-version.entity';
-import { invalidLines, type LabelledExample, normalizeExampleQuery, queryProblem, readExampleFile, toolIdProblem } from './usage-example-file';
+import { invalidLines, type LabelledExample, normalizeExampleQuery, queryProblem, readExampleFile, toolIdProblem } from './usage-example-file.parser';
 
 /** Examples kept per tool: enough to cover its phrasings, few enough to keep its document focused. */
 export const USAGE_EXAMPLES_PER_TOOL = 100;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { tokenize } from '../documents/tokenizer';
+import { tokenize } from '../documents/text.tokenizer';
 import { Embedder, normalize } from './embedder.port';
 
 /**

@@ -1,5 +1,5 @@
 import type { Risk } from '@toolgate/sdk';
-import type { ToolDocument } from '../documents/tool-document';
+import type { ToolDocument } from '../documents/tool.document';
 
 /** A principal's discover grants: a document matches when any clause's glob matches its id and its risk is allowed. */
 export interface ToolSearchFilter {

@@ -1,5 +1,5 @@
-import type { ToolDocument } from '../documents/tool-document';
-import type { FusedCandidate } from '../funnel/rank-fusion';
+import type { ToolDocument } from '../documents/tool.document';
+import type { FusedCandidate } from '../funnel/rank.fusion';
 import { DEFAULT_FEATURE_WEIGHTS, FeatureReranker } from './feature.reranker';
 
 const doc = (name: string, description: string, parameters: string[] = []): ToolDocument => ({

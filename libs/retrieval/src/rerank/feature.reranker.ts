@@ -1,6 +1,6 @@
-import { tokenize } from '../documents/tokenizer';
-import type { ToolDocument } from '../documents/tool-document';
-import type { FusedCandidate } from '../funnel/rank-fusion';
+import { tokenize } from '../documents/text.tokenizer';
+import type { ToolDocument } from '../documents/tool.document';
+import type { FusedCandidate } from '../funnel/rank.fusion';
 import { type RerankCandidate, Reranker } from './reranker.port';
 
 /** Weight of each feature in the linear score; every feature lies in [0, 1]. */

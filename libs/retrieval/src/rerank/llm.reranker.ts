@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import { z } from 'zod';
-import type { FusedCandidate } from '../funnel/rank-fusion';
+import type { FusedCandidate } from '../funnel/rank.fusion';
 import { keepFusedOrder, type RerankCandidate, Reranker } from './reranker.port';
 
 export interface LlmRerankerOptions {

@@ -1,5 +1,5 @@
-import type { ToolDocument } from '../documents/tool-document';
-import type { FusedCandidate } from '../funnel/rank-fusion';
+import type { ToolDocument } from '../documents/tool.document';
+import type { FusedCandidate } from '../funnel/rank.fusion';
 
 /** A fused candidate with its tool document (absent when the index holds a tool this process never indexed). */
 export interface RerankCandidate {

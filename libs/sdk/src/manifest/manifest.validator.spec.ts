@@ -1,7 +1,7 @@
-import { ErrorCode, ToolgateError } from '../errors/toolgate-error';
-import { defineTool } from './define-tool';
-import { descriptorHash } from './descriptor-hash';
+import { ErrorCode, ToolgateError } from '../errors/toolgate.errors';
+import { descriptorHash } from './descriptor.hash';
 import { assertValidManifest, validateManifest } from './manifest.validator';
+import { defineTool } from './tool.definition';
 
 const valid = () =>
   defineTool<{ text: string }, { length: number }>({

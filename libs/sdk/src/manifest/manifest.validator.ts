@@ -1,9 +1,8 @@
-import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
-import { ErrorCode, type ErrorDetail, ToolgateError } from '../errors/toolgate-error';
+import { ErrorCode, type ErrorDetail, ToolgateError } from '../errors/toolgate.errors';
+import { checkAgainstSchema, compileSchema } from '../schema/json-schema.validator';
 import type { ToolManifest } from './manifest.types';
-import { checkSchemaSubset } from './schema-subset';
-import { NAMESPACE_PATTERN, TOOL_NAME_PATTERN } from './tool-id';
+import { checkSchemaSubset } from './schema-subset.validator';
+import { NAMESPACE_PATTERN, TOOL_NAME_PATTERN } from './tool.id';
 
 const TOOL_ID_PATTERN = `^${NAMESPACE_PATTERN.source.slice(1, -1)}/${TOOL_NAME_PATTERN.source.slice(1, -1)}$`;
 
@@ -58,32 +57,7 @@ const MANIFEST_SHAPE = {
 
 const FUNCTION_FIELDS = ['run', 'healthCheck'] as const;
 
-function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-  addFormats(ajv);
-  return ajv;
-}
-
-// One instance for everything: building an Ajv (meta-schemas, formats) costs far more than a compile.
-const ajv = createAjv();
-const checkShape = ajv.compile(MANIFEST_SHAPE);
-
-/** Compiles a tool's schema for one use and forgets it, so `$id`s of different tools never collide. */
-function withCompiled<T>(schema: object, use: (validate: ReturnType<Ajv2020['compile']>) => T): T {
-  const validate = ajv.compile(schema);
-  try {
-    return use(validate);
-  } finally {
-    ajv.removeSchema(schema);
-  }
-}
-
-const fromAjv = (errors: ErrorObject[] | null | undefined, prefix: string): ErrorDetail[] =>
-  (errors ?? []).map((e) => {
-    const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
-    const message = e.keyword === 'additionalProperties' ? 'is not a known field' : (e.message ?? 'is invalid');
-    return { path: `${prefix}${e.instancePath}${extra}`, message };
-  });
+const checkShape = compileSchema(MANIFEST_SHAPE);
 
 /**
  * Checks one manifest completely and returns every problem found (empty when valid). `path` prefixes
@@ -95,7 +69,7 @@ export function validateManifest(manifest: unknown, path = ''): ErrorDetail[] {
   }
   const record = manifest as Record<string, unknown>;
   const data = Object.fromEntries(Object.entries(record).filter(([k]) => !(FUNCTION_FIELDS as readonly string[]).includes(k)));
-  const issues: ErrorDetail[] = checkShape(data) ? [] : fromAjv(checkShape.errors, path);
+  const issues = checkShape(data, path);
 
   for (const field of FUNCTION_FIELDS) {
     if (record[field] !== undefined && typeof record[field] !== 'function') {
@@ -116,7 +90,7 @@ export function validateManifest(manifest: unknown, path = ''): ErrorDetail[] {
     }
     if (subset.length === 0) {
       try {
-        withCompiled(schema, () => undefined);
+        compileSchema(schema);
       } catch (error) {
         issues.push({ path: `${path}/${key}`, message: `is not a valid JSON Schema: ${(error as Error).message}` });
       }
@@ -129,12 +103,7 @@ export function validateManifest(manifest: unknown, path = ''): ErrorDetail[] {
 
 /** Examples are documentation the planner learns from: their arguments must satisfy the input schema. */
 function validateExamples(manifest: ToolManifest, path: string): ErrorDetail[] {
-  return withCompiled(manifest.inputSchema, (check) => manifest.examples.flatMap((example, i) => (check(example.arguments) ? [] : fromAjv(check.errors, `${path}/examples/${i}/arguments`))));
-}
-
-/** Field-level problems of `value` against a tool schema (an input or output), as JSON pointers under `path`. */
-export function checkAgainstSchema(schema: object, value: unknown, path = ''): ErrorDetail[] {
-  return withCompiled(schema, (check) => (check(value) ? [] : fromAjv(check.errors, path)));
+  return manifest.examples.flatMap((example, i) => checkAgainstSchema(manifest.inputSchema, example.arguments, `${path}/examples/${i}/arguments`));
 }
 
 /** Throws `PLUGIN_INVALID` naming every offending field. */

@@ -1,0 +1,60 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { sniffImageFormat, type TaskImage } from '@toolgate/planner';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { InvalidArgumentError, Option } from 'commander';
+import { loadConfig } from '../config/app.config';
+import type { CliCore } from './cli.core';
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+export function fraction(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n < 1)) throw new InvalidArgumentError('must be a number between 0 and 1');
+  return n;
+}
+
+export function kList(value: string): number[] {
+  const ks = value.split(',').map((v) => positiveInt(v.trim()));
+  return [...new Set(ks)].sort((a, b) => a - b);
+}
+
+/** `--key`: the commands that act for a caller. */
+export const keyOption = (): Option => new Option('--key <apiKey>', 'act as the principal of this API key (default: $TOOLGATE_API_KEY, or the local admin)');
+
+/** `--image`: the commands that take a task. */
+export const imageOption = (): Option => new Option('--image <file>', 'an image that is part of the task (repeatable)').argParser((value: string, all: string[] = []) => [...all, value]);
+
+const MIME_OF = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', tiff: 'image/tiff', bmp: 'image/bmp', webp: 'image/webp' } as const;
+
+/** Reads the `--image` files of a task; the type comes from the bytes, and the describer checks it again. */
+export async function readTaskImages(paths: readonly string[]): Promise<TaskImage[]> {
+  return Promise.all(
+    paths.map(async (path, index) => {
+      const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+        throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `cannot read image ${path}: ${error.code ?? error.message}`, [{ path: `/images/${index}`, message: 'unreadable file' }], error);
+      });
+      const format = sniffImageFormat(bytes);
+      return { mimeType: format ? MIME_OF[format] : 'application/octet-stream', data: bytes.toString('base64'), name: basename(path) };
+    }),
+  );
+}
+
+/**
+ * Opens the registry and index in-process (no HTTP), acting as the principal of --key or the local admin.
+ * The core is imported here, not at the top: `toolgate --help` and the eval commands never load the app.
+ */
+export async function withCore<T>(key: string | undefined, work: (core: CliCore) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const { openCliCore } = await import('./cli.core');
+  const core = await openCliCore(config, key);
+  try {
+    return await work(core);
+  } finally {
+    await core.close();
+  }
+}

@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import { registerEvalArgumentsCommand } from './commands/eval-arguments.command';
+import { registerEvalPlanCommand } from './commands/eval-plan.command';
+import { registerEvalRetrievalCommand } from './commands/eval-retrieval.command';
+import { registerExamplesImportCommand } from './commands/examples-import.command';
+import { registerExamplesListCommand } from './commands/examples-list.command';
+import { registerPlanCommand } from './commands/plan.command';
+import { registerPluginsListCommand } from './commands/plugins-list.command';
+import { registerRunCommand } from './commands/run.command';
+import { registerSearchCommand } from './commands/search.command';
+import { registerServeCommand } from './commands/serve.command';
+import { registerToolsListCommand } from './commands/tools-list.command';
+
+/** The commands in the order `toolgate --help` lists them; each one's options and action live in its own file. */
+export function buildCli(): Command {
+  const program = new Command('toolgate').description('Toolgate: find, plan and safely run the few tools a caller may use.').version('0.1.0').showHelpAfterError();
+  registerServeCommand(program);
+  const tools = program.command('tools').description('the tool catalog');
+  registerToolsListCommand(tools);
+  registerSearchCommand(program);
+  registerPlanCommand(program);
+  registerRunCommand(program);
+  const plugins = program.command('plugins').description('plugin packages');
+  registerPluginsListCommand(plugins);
+  const examples = program.command('examples').description('usage examples: queries that led to a tool, added to its index document');
+  registerExamplesImportCommand(examples);
+  registerExamplesListCommand(examples);
+  const evaluation = program.command('eval').description('measure retrieval and planning on labelled sets');
+  registerEvalRetrievalCommand(evaluation);
+  registerEvalPlanCommand(evaluation);
+  registerEvalArgumentsCommand(evaluation);
+  return program;
+}

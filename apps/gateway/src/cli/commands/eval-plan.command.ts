@@ -1,0 +1,112 @@
+import { createPlanner, type PlannerModuleOptions, plannerEnvSchema, plannerOptionsFromEnv } from '@toolgate/planner';
+import { evaluatePlanner, type PlanEvalResult, type PlanEvalSplit, readTaskBench } from '@toolgate/planner/evaluation';
+import { createRetriever } from '@toolgate/retrieval';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import type { Command } from 'commander';
+import { positiveInt } from '../cli.options';
+import { printTable } from '../cli.output';
+
+export interface EvalPlanFlags {
+  dataset: string;
+  split: string;
+  planner: string;
+  embedder: string;
+  k: number;
+  limit?: number;
+  learn: boolean;
+  json?: boolean;
+}
+
+export function registerEvalPlanCommand(evaluation: Command): void {
+  evaluation
+    .command('plan')
+    .description('node-F1, link-F1, accuracy and planning latency on a TaskBench-format folder (data.json, tool_desc.json, graph_desc.json, split_ids.json)')
+    .requiredOption('--dataset <dir>', 'the TaskBench-format folder')
+    .option('--split <name>', 'test (the test_ids of split_ids.json) or dev (a fixed fifth of the other samples, for tuning)', 'test')
+    .option('--planner <name>', 'deterministic or llm', 'deterministic')
+    .option('--embedder <name>', 'local (the in-process model) or none (lexical only)', 'local')
+    .option('--k <n>', 'retrieval top-k per sub-goal and for the whole task', positiveInt, 5)
+    .option('--limit <n>', 'score only the first n tasks of the split', positiveInt)
+    .option('--no-learn', 'do not learn usage examples and tool-graph edges from the training samples')
+    .option('--json', 'print one JSON object only')
+    .action(evalPlan);
+}
+
+const CANDIDATE_METHOD = 'union of the retrieval funnel top-k for the whole task and for each sub-goal';
+
+function toPlanJsonReport(result: PlanEvalResult, flags: EvalPlanFlags, embedder: string): Record<string, unknown> {
+  return {
+    node_f1: result.nodeF1,
+    link_f1: result.linkF1,
+    accuracy: result.accuracy,
+    samples: result.samples,
+    latency_ms: { p50: result.latencyMs.p50, p95: result.latencyMs.p95, mean: result.latencyMs.mean },
+    retrieval_latency_ms: result.retrievalLatencyMs,
+    split: result.split,
+    planner: flags.planner,
+    embedder,
+    tools: result.tools,
+    train_samples: result.trainSamples,
+    candidates: { method: CANDIDATE_METHOD, k: flags.k, mean: result.candidates.mean, gold_coverage: result.candidates.goldCoverage },
+    decisions: result.decisions,
+  };
+}
+
+/**
+ * The planner options for `--planner`: the LLM planner reads its endpoint from the environment (as the server
+ * does), so an eval that names `--planner llm` with no endpoint fails before any sample instead of on the first
+ * request; the deterministic planner reads nothing from it.
+ */
+function plannerOptions(planner: PlannerModuleOptions['planner'], env: NodeJS.ProcessEnv): Pick<PlannerModuleOptions, 'planner' | 'llm'> {
+  const parsed = plannerEnvSchema.safeParse(planner === 'llm' ? env : {});
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+    throw new ToolgateError(ErrorCode.INVALID_CONFIG, 'invalid environment for --planner llm', details);
+  }
+  const { llm } = plannerOptionsFromEnv(parsed.data);
+  if (planner === 'llm' && !llm.apiKey && !llm.baseURL) {
+    throw new ToolgateError(ErrorCode.INVALID_CONFIG, '--planner llm needs an OpenAI-compatible endpoint: set OPENAI_API_KEY (api.openai.com) or OPENAI_BASE_URL (another server)', [
+      { path: 'OPENAI_API_KEY', message: 'is not set' },
+      { path: 'OPENAI_BASE_URL', message: 'is not set' },
+    ]);
+  }
+  return { planner, llm };
+}
+
+/** Runs the evaluation the flags describe; the environment configures the LLM planner's endpoint. */
+export async function runPlanEval(flags: EvalPlanFlags, env: NodeJS.ProcessEnv = process.env): Promise<{ result: PlanEvalResult; model: string }> {
+  if (flags.split !== 'test' && flags.split !== 'dev') {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown split "${flags.split}" (available: test, dev)`, [{ path: '--split', message: 'unknown split' }]);
+  }
+  if (flags.embedder !== 'local' && flags.embedder !== 'none') {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown embedder "${flags.embedder}" (available: local, none)`, [{ path: '--embedder', message: 'unknown embedder' }]);
+  }
+  if (flags.planner !== 'deterministic' && flags.planner !== 'llm') {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown planner "${flags.planner}" (available: deterministic, llm)`, [{ path: '--planner', message: 'unknown planner' }]);
+  }
+  const planner = plannerOptions(flags.planner, env);
+  const dataset = await readTaskBench(flags.dataset);
+  const retriever = await createRetriever({ embedder: flags.embedder });
+  const result = await evaluatePlanner(dataset, retriever, ({ graph }) => createPlanner(planner, { graph, embedder: retriever.embedder }), {
+    split: flags.split as PlanEvalSplit,
+    k: flags.k,
+    learn: flags.learn,
+    usagePerTool: 40,
+    limit: flags.limit,
+  }).finally(() => retriever.index.close());
+  return { result, model: retriever.model };
+}
+
+async function evalPlan(flags: EvalPlanFlags): Promise<void> {
+  const { result, model } = await runPlanEval(flags);
+  if (flags.json) return void process.stdout.write(`${JSON.stringify(toPlanJsonReport(result, flags, model), null, 2)}\n`);
+  const pct = (v: number) => (100 * v).toFixed(1);
+  process.stdout.write(`${result.samples} tasks of split "${flags.split}" over ${result.tools} tools (planner ${flags.planner}, embedder ${model}, ${result.trainSamples} training samples learned)\n`);
+  printTable(
+    ['node-F1', 'link-F1', 'accuracy', 'plan p50 ms', 'plan p95 ms'],
+    [[pct(result.nodeF1), pct(result.linkF1), pct(result.accuracy), result.latencyMs.p50.toFixed(2), result.latencyMs.p95.toFixed(2)]],
+  );
+  process.stdout.write(
+    `candidates: ${CANDIDATE_METHOD} (k=${flags.k}): ${result.candidates.mean.toFixed(1)} per task, all gold tools present in ${pct(result.candidates.goldCoverage)}%; retrieval p50 ${result.retrievalLatencyMs.p50.toFixed(2)} ms\n`,
+  );
+}

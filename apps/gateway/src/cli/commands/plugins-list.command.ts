@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import { withCore } from '../cli.options';
+import { printJson, printTable, truncate } from '../cli.output';
+
+export function registerPluginsListCommand(plugins: Command): void {
+  plugins
+    .command('list')
+    .description('list plugin packages and their load status')
+    .option('--json', 'print JSON only')
+    .action(async (options: { json?: boolean }) => {
+      await withCore(undefined, async (core) => {
+        const list = core.catalog.listPlugins();
+        if (options.json) return printJson(list);
+        printTable(
+          ['package', 'version', 'status', 'tools', 'error'],
+          list.map((p) => [p.packageName, p.version, p.status, p.toolCount, truncate(p.error ? `${p.error.message} ${p.error.details.map((d) => `${d.path}: ${d.message}`).join('; ')}` : '', 70)]),
+        );
+      });
+    });
+}

@@ -1,0 +1,58 @@
+import type { HealthMonitor } from '@toolgate/executor';
+import type { AccessPolicyService, CatalogService, Principal } from '@toolgate/registry';
+import type { RetrievedTool, ToolRetriever } from '@toolgate/retrieval';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { CandidateFinder } from './candidate-finder.service';
+
+const principal: Principal = { tenant: 'acme', subject: 'alice', roles: ['reader'] };
+const hit = (id: string, fused: number) => ({ id, version: '1.0.0', fused }) as RetrievedTool;
+
+/** A catalog of `ns/<name>` tools at 1.0.0; `hidden/*` are tools the caller may not discover. */
+function finder(hits: RetrievedTool[], unhealthy: string[] = []) {
+  const search = jest.fn(async () => ({ hits }));
+  const retriever = { search } as unknown as ToolRetriever;
+  const catalog = {
+    resolve: (ref: string) => {
+      const id = ref.split('@')[0];
+      if (id.startsWith('hidden/')) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool "${ref}" not found`);
+      if (id === 'broken/tool') throw new Error('database gone');
+      return { tool: { id }, version: { version: '1.0.0', descriptor: { name: id } } };
+    },
+  } as unknown as CatalogService;
+  const access = { discoveryScope: () => ({ tools: ['**'] }) } as unknown as AccessPolicyService;
+  const health = {
+    snapshot: () => [...unhealthy.map((toolId) => ({ toolId, version: '1.0.0', healthy: false })), { toolId: 'ns/well', version: '1.0.0', healthy: true }],
+    isHealthy: (toolId: string) => !unhealthy.includes(toolId),
+  } as unknown as HealthMonitor;
+  return { finder: new CandidateFinder(retriever, catalog, access, health), search };
+}
+
+describe('CandidateFinder', () => {
+  it('asks for one more hit per unhealthy version and drops those versions, keeping the limit', async () => {
+    const { finder: subject, search } = finder([hit('ns/a', 0.9), hit('ns/sick', 0.8), hit('ns/b', 0.7), hit('ns/ill', 0.6), hit('ns/c', 0.5), hit('ns/d', 0.4)], ['ns/sick', 'ns/ill']);
+    const found = await subject.find('convert miles', 3, principal);
+    expect(search).toHaveBeenCalledWith('convert miles', 5, { scope: { tools: ['**'] } });
+    expect(found.map((f) => [f.tool.id, f.hit.fused])).toEqual([
+      ['ns/a', 0.9],
+      ['ns/b', 0.7],
+      ['ns/c', 0.5],
+    ]);
+  });
+
+  it('keeps only hits the catalog shows the caller (the authority when the index drifts), once per tool', async () => {
+    const { finder: subject } = finder([hit('hidden/secret', 0.9), hit('ns/a', 0.8), hit('ns/a', 0.7), hit('ns/b', 0.6)]);
+    expect((await subject.find('anything', 5, principal)).map((f) => f.tool.id)).toEqual(['ns/a', 'ns/b']);
+  });
+
+  it('adds named tools only when visible, healthy and not already found', async () => {
+    const { finder: subject } = finder([hit('ns/a', 0.9)], ['ns/sick']);
+    const found = await subject.find('anything', 5, principal);
+    const named = subject.named(['ns/a@1.0.0', 'hidden/secret', 'ns/sick', 'ns/chosen', 'ns/chosen@1.0.0', 'ns/previous'], principal, found);
+    expect(named.map((n) => n.tool.id)).toEqual(['ns/chosen', 'ns/previous']);
+  });
+
+  it('lets a failure that is not a domain error through', async () => {
+    const { finder: subject } = finder([hit('broken/tool', 0.9)]);
+    await expect(subject.find('anything', 5, principal)).rejects.toThrow('database gone');
+  });
+});

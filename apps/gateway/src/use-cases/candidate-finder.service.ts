@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { HealthMonitor } from '@toolgate/executor';
+import { AccessPolicyService, CatalogService, type Principal, type ToolVersionView, type ToolView } from '@toolgate/registry';
+import { type RetrievedTool, ToolRetriever } from '@toolgate/retrieval';
+import { ToolgateError } from '@toolgate/sdk';
+
+/** A tool the caller may discover, at the version it would get, whose version is healthy. */
+export interface CatalogMatch {
+  tool: ToolView;
+  version: ToolVersionView;
+}
+
+export interface FoundTool extends CatalogMatch {
+  hit: RetrievedTool;
+}
+
+/**
+ * The retrieval funnel joined to the catalog: hits within the caller's discovery scope, resolved by
+ * the catalog (the authority when the index drifts), healthy versions only, one entry per tool.
+ */
+@Injectable()
+export class CandidateFinder {
+  constructor(
+    private readonly retriever: ToolRetriever,
+    private readonly catalog: CatalogService,
+    private readonly access: AccessPolicyService,
+    private readonly health: HealthMonitor,
+  ) {}
+
+  /** The best `limit` tools for the text, best first. */
+  async find(text: string, limit: number, principal: Principal): Promise<FoundTool[]> {
+    // Unhealthy versions are never offered: ask for as many more as there are, then drop them.
+    const unhealthy = this.health.snapshot().filter((verdict) => !verdict.healthy).length;
+    const { hits } = await this.retriever.search(text, limit + unhealthy, { scope: this.access.discoveryScope(principal) });
+    const found: FoundTool[] = [];
+    for (const hit of hits) {
+      if (found.length >= limit) break;
+      const match = this.match(hit.id, principal, found);
+      if (match) found.push({ ...match, hit });
+    }
+    return found;
+  }
+
+  /**
+   * Tools the caller named (in toolChoice, or called in the previous turn) that are not among `taken`,
+   * when it may still discover them and they are healthy; never otherwise.
+   */
+  named(refs: readonly string[], principal: Principal, taken: readonly CatalogMatch[]): CatalogMatch[] {
+    const added: CatalogMatch[] = [];
+    for (const ref of refs) {
+      const match = this.match(ref, principal, [...taken, ...added]);
+      if (match) added.push(match);
+    }
+    return added;
+  }
+
+  private match(ref: string, principal: Principal, taken: readonly CatalogMatch[]): CatalogMatch | null {
+    try {
+      const { tool, version } = this.catalog.resolve(ref, principal);
+      if (taken.some((t) => t.tool.id === tool.id) || !this.health.isHealthy(tool.id, version.version)) return null;
+      return { tool, version };
+    } catch (error) {
+      // A hit the catalog no longer shows (drift), or a named tool the caller may not see: not a candidate.
+      if (error instanceof ToolgateError) return null;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import type { JsonSchema } from '@toolgate/sdk';
+import type { ArgumentFill, ArgumentFillContext } from './argument-fill.types';
+import { fillBoolean, fillEnums } from './choice.filler';
+import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler';
+import { Filling } from './filling.state';
+import { fillNumberMap, fillOperations, fillSortKeys, fillStringList } from './list.filler';
+import { fillCurrencies, fillNumbers, fillUnits } from './number.filler';
+import { refusedArguments } from './schema.check';
+import { type SchemaField, schemaFields } from './schema.fields';
+import { fillEmail, fillExpression, fillPath, fillPersonName, fillTexts, fillUrl } from './string.filler';
+
+/**
+ * Fills a tool's arguments from a task's words by the tool's input schema: what each field wants
+ * (its type, format, enum, name and description) picks among the values the text offers. Pure and
+ * deterministic; a value the text does not give is missing, two equally plausible ones are ambiguous.
+ */
+export function fillArguments(text: string, inputSchema: JsonSchema, context: ArgumentFillContext): ArgumentFill {
+  const fields = schemaFields(inputSchema);
+  const state = new Filling(
+    text,
+    context,
+    fields.some((f) => f.kind === 'date' || f.kind === 'zone'),
+  );
+  const given = context.given ?? {};
+  for (const [name, value] of Object.entries(given)) {
+    state.fill.arguments[name] = value;
+    state.fill.evidence[name] = 'given';
+  }
+  const open = (kind: SchemaField['kind']) => fields.filter((f) => f.kind === kind && !(f.name in given));
+
+  // The order matters: each filler takes what it reads, and later ones see only what is left.
+  for (const field of open('url')) fillUrl(state, field);
+  for (const field of open('email')) fillEmail(state, field);
+  for (const field of open('path')) fillPath(state, field);
+  fillDates(state, open('date'), fields);
+  fillZones(state, open('zone'));
+  fillImpliedSourceZone(state, fields);
+  fillCurrencies(state, open('currency'));
+  fillUnits(state, open('unit'));
+  for (const field of open('expression')) fillExpression(state, field);
+  for (const field of open('number-map')) fillNumberMap(state, field);
+  fillNumbers(state, open('number'), fields);
+  for (const field of [...open('enum'), ...open('enum-list')]) fillEnums(state, field);
+  for (const field of open('boolean')) fillBoolean(state, field);
+  for (const field of open('string-list')) fillStringList(state, field);
+  for (const field of open('operation-list')) fillOperations(state, field);
+  for (const field of open('sort-list')) fillSortKeys(state, field);
+  fillPersonName(state, open('text'));
+  fillTexts(state, open('text'));
+
+  dropInvalid(state, inputSchema);
+  reportMissing(state, fields);
+  return state.fill;
+}
+
+/** Arguments the schema refuses are not kept (the schema is never loosened to fit them). */
+function dropInvalid(state: Filling, inputSchema: JsonSchema): void {
+  for (const name of refusedArguments(inputSchema, state.fill.arguments)) {
+    if (!(name in state.fill.arguments) || (state.context.given && name in state.context.given)) continue;
+    delete state.fill.arguments[name];
+    delete state.fill.evidence[name];
+  }
+}
+
+/** A required field without a default that got no value (and is not a question already) is missing. */
+function reportMissing(state: Filling, fields: SchemaField[]): void {
+  const ambiguous = new Set(state.fill.ambiguous.map((a) => a.path));
+  for (const field of fields) {
+    if (field.required && !field.hasDefault && !(field.name in state.fill.arguments) && !ambiguous.has(`/${field.name}`)) {
+      state.fill.missing.push({ path: `/${field.name}`, description: typeof field.schema.description === 'string' ? field.schema.description : undefined });
+    }
+  }
+}

@@ -1,0 +1,165 @@
+// The filler's working state for one task, and what every filler shares: candidates, cues and field scores.
+import type { ArgumentFill, ArgumentFillContext, Span } from './argument-fill.types';
+import { type DateMention, extractDates } from './date-time.extractor';
+import { extractEmails } from './email.extractor';
+import { extractNumbers, type NumberMention } from './number.extractor';
+import { extractPaths } from './path.extractor';
+import { extractQuoted } from './quoted.extractor';
+import type { Role, SchemaField } from './schema.fields';
+import { extractJson } from './structured.extractor';
+import { overlaps, stem, type Word, wordsBefore, wordsOf } from './text-span.util';
+import { extractTimeZones, type ZoneMention } from './time-zone.extractor';
+import { extractUrls } from './url.extractor';
+
+/** A value the text offers for a field, with where it was read and which side of a pair it leans to. */
+export interface Candidate {
+  value: unknown;
+  span: Span;
+  hint?: Role;
+  /** Extra spans consumed with the value (the zone written with a date). */
+  claims?: Span[];
+}
+
+const SOURCE_CUES = new Set(['from', 'since', 'starting', 'between', 'of']);
+const TARGET_CUES = new Set(['to', 'into', 'in', 'until', 'till', 'as', 'through']);
+const STRONG_CUES = new Set(['from', 'since', 'until', 'till', 'into', 'between']);
+
+export const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+export const wordMatches = (a: string, b: string) => a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5));
+/** Words that point at a count-limiting field without naming it ("the first 20 rows", "top 5"). */
+const POINTERS: Record<string, string[]> = { first: ['limit', 'max', 'most'], top: ['limit', 'max', 'most', 'k'] };
+
+/** The filler's working state for one task: what the text offers and what has been used. */
+export class Filling {
+  readonly words: Word[];
+  readonly used: Span[] = [];
+  readonly fill: ArgumentFill = { arguments: {}, missing: [], ambiguous: [], evidence: {} };
+  /** Spans whose content is data (quoted text, URLs, JSON): never read as numbers, enums or flags. */
+  readonly opaque: Span[];
+  readonly quoted: ReturnType<typeof extractQuoted>;
+  readonly urls;
+  readonly emails;
+  readonly json;
+  readonly paths;
+  readonly dates: DateMention[];
+  readonly zones: ZoneMention[];
+  readonly numbers: NumberMention[];
+  /** Local dates written into arguments: their zone goes to the source-zone field. */
+  readonly localDates: DateMention[] = [];
+
+  constructor(
+    readonly text: string,
+    readonly context: ArgumentFillContext,
+    readonly takesDates: boolean,
+  ) {
+    this.words = wordsOf(text);
+    this.quoted = extractQuoted(text);
+    this.urls = extractUrls(text);
+    this.emails = extractEmails(text, this.urls);
+    // JSON written inside a quote is part of the quoted text ("mean([2, 4])"); quotes inside JSON are the JSON's.
+    this.json = extractJson(text).filter((j) => !this.quoted.some((q) => q.start < j.start && j.end < q.end));
+    this.quoted = this.quoted.filter((q) => !this.json.some((j) => overlaps(j, q)));
+    const web = [...this.urls, ...this.emails, ...this.json];
+    this.opaque = [...web, ...this.quoted];
+    // A quoted path may hold spaces ("docs/setup guide.md"): the quote is the path.
+    const quotedPaths = this.quoted.filter(
+      (q) => /[\\/]|^[^\s]*\w\.[A-Za-z][A-Za-z0-9]{0,7}$|\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(q.value) && !this.urls.some((u) => overlaps(u, q)) && !/\s{2,}|[.!?]\s/.test(q.value),
+    );
+    this.paths = [...quotedPaths.map((q) => ({ start: q.start, end: q.end, text: q.text, value: q.value, folder: q.value.endsWith('/') })), ...extractPaths(text, [...web, ...quotedPaths])].sort(
+      (a, b) => a.start - b.start,
+    );
+    this.dates = extractDates(text, context.referenceTime, context.timeZone, [...web, ...this.paths]);
+    this.zones = extractTimeZones(text, context.timeZone).filter((z) => !this.opaque.some((o) => overlaps(o, z)));
+    // "seconds in three hours" is a quantity, not a date, for a tool that takes no date.
+    this.numbers = extractNumbers(text, [...this.opaque, ...this.paths, ...(takesDates ? [...this.dates, ...this.zones] : [])]);
+  }
+
+  isFree(span: Span): boolean {
+    return !this.used.some((u) => overlaps(u, span));
+  }
+
+  hintOf(span: Span): Role | undefined {
+    const before = wordsBefore(this.words, span.start, 3);
+    const [previous, last] = [before.at(-2), before.at(-1)];
+    let cue = last === 'the' || last === 'a' || last === 'either' ? previous : last;
+    // "until Christmas 2026-12-25": a strong cue still counts a name or two away.
+    if (!cue || !(SOURCE_CUES.has(cue) || TARGET_CUES.has(cue) || cue === 'and')) cue = [...before].reverse().find((w) => STRONG_CUES.has(w)) ?? cue;
+    if (!cue) return undefined;
+    if (SOURCE_CUES.has(cue) && cue !== 'of') return 'source';
+    if (cue === 'and' && /\bbetween\b/i.test(this.text.slice(0, span.start))) return 'target';
+    if (TARGET_CUES.has(cue)) return 'target';
+    return undefined;
+  }
+
+  set(field: SchemaField, candidate: Candidate): void {
+    this.fill.arguments[field.name] = candidate.value;
+    this.fill.evidence[field.name] = candidate.span.text;
+    this.used.push(candidate.span, ...(candidate.claims ?? []));
+  }
+
+  ambiguous(field: SchemaField, options: unknown[]): void {
+    this.fill.ambiguous.push({ path: `/${field.name}`, options });
+  }
+
+  /** One value per field, or the pair (source, target) by cue words, then by order of mention. */
+  assign(fields: SchemaField[], candidates: Candidate[]): void {
+    const free = candidates.filter((c) => this.isFree(c.span)).sort((a, b) => a.span.start - b.span.start);
+    // "to EUR and GBP": a value joined to the previous one by "and"/"or" shares its side.
+    for (let i = 1; i < free.length; i++) {
+      if (!free[i].hint && /^\s*(?:,|,?\s*and|,?\s*or|&)\s*$/i.test(this.text.slice(free[i - 1].span.end, free[i].span.start))) free[i] = { ...free[i], hint: free[i - 1].hint };
+    }
+    if (fields.length === 1 && !fields[0].role) {
+      this.single(fields[0], free);
+      return;
+    }
+    const open = [...fields];
+    const byRole = (role: Role) => free.filter((c) => c.hint === role);
+    const unhinted = free.filter((c) => !c.hint);
+    const decided = new Set<SchemaField>();
+    for (const field of open) {
+      if (!field.role) continue;
+      const hinted = distinct(byRole(field.role));
+      if (hinted.length === 1) {
+        this.set(field, hinted[0]);
+        decided.add(field);
+      } else if (hinted.length > 1) {
+        this.ambiguous(
+          field,
+          hinted.map((c) => c.value),
+        );
+        decided.add(field);
+      }
+    }
+    const order = open.filter((f) => !decided.has(f)).sort((a, b) => (a.role === 'target' ? 1 : 0) - (b.role === 'target' ? 1 : 0));
+    const rest = distinct(unhinted.filter((c) => this.isFree(c.span)));
+    for (const field of order) {
+      const next = rest.shift();
+      if (next) this.set(field, next);
+    }
+  }
+
+  single(field: SchemaField, candidates: Candidate[]): void {
+    const options = distinct(candidates);
+    if (options.length === 1) this.set(field, options[0]);
+    else if (options.length > 1)
+      this.ambiguous(
+        field,
+        options.map((c) => c.value),
+      );
+  }
+}
+
+export function distinct(candidates: Candidate[]): Candidate[] {
+  return candidates.filter((c, i) => candidates.findIndex((d) => same(d.value, c.value)) === i);
+}
+
+export function fieldScore(state: Filling, field: SchemaField, span: Span): number {
+  const near = state.words.filter((w) => (w.end <= span.start + 1 ? span.start - w.end < 30 : w.start >= span.end && w.start - span.end < 30)).filter((w) => !overlaps(w, span));
+  const window = [...near.filter((w) => w.end <= span.start).slice(-3), ...near.filter((w) => w.start >= span.end).slice(0, 3)].map((w) => stem(w.word));
+  let score = 0;
+  for (const word of window) {
+    if (field.nameWords.some((n) => wordMatches(n, word) || POINTERS[word]?.includes(n))) score += 2;
+    else if (field.descriptionWords.some((d) => wordMatches(d, word))) score += 1;
+  }
+  return score;
+}

@@ -1,0 +1,72 @@
+// Array and object fields: column lists, operations with operands, sort keys, name = value maps.
+import type { JsonSchema } from '@toolgate/sdk';
+import { matchEnum } from './enum.matcher';
+import { type Filling, same } from './filling.state';
+import { operationItem, type SchemaField, sortItem } from './schema.fields';
+import { extractAssignments } from './structured.extractor';
+import { extractCsvBlock, extractSortKey } from './table-text.extractor';
+
+export function fillStringList(state: Filling, field: SchemaField): void {
+  const cue = field.nameWords.join('\\w*\\s+(?:\\w+\\s+){0,2}');
+  const pattern = new RegExp(`\\b${cue}\\w*\\s+(?:the\\s+)?(?:columns?\\s+)?([\\w-]+(?:\\s*(?:,|\\band\\b|&)\\s*[\\w-]+)*)`, 'i');
+  // A grouping field ("groupBy") is also named by "per team" or "for each region".
+  const grouping = field.nameWords.includes('by') ? /\b(?:per|for each|for every|by)\s+()([\w-]+(?:[ \t]*(?:,|\band\b|&)[ \t]*[\w-]+)*)/i.exec(state.text) : null;
+  const m = pattern.exec(state.text) ?? (grouping ? Object.assign([grouping[0], grouping[2]], { index: grouping.index }) : null);
+  if (!m) return;
+  const stop = /^(?:and|then|sum|total|average|mean|count|max|min|with|to|of|the|by|for|showing|show)$/i;
+  const items: string[] = [];
+  for (const item of m[1].split(/\s*(?:,|\band\b|&)\s*/)) {
+    const word = item.trim().split(/\s+/)[0];
+    if (!word || stop.test(word)) break;
+    items.push(word);
+  }
+  if (items.length === 0) return;
+  const start = m.index + m[0].indexOf(m[1]);
+  // The span ends with the last item, so the words after it ("and sum the sales") stay free.
+  let end = start;
+  for (const item of items) end = state.text.indexOf(item, end) + item.length;
+  state.set(field, { value: items, span: { start, end, text: state.text.slice(start, end) } });
+}
+
+const NOT_OPERANDS = new Set(['of', 'the', 'all', 'a', 'an', 'and', 'by', 'per', 'for', 'rows', 'row', 'records', 'entries', 'items', 'it', 'them', 'then', 'values']);
+
+export function fillOperations(state: Filling, field: SchemaField): void {
+  const items = field.schema.items as JsonSchema;
+  const shape = operationItem(items);
+  if (!shape) return;
+  const operations = ((items.properties as Record<string, JsonSchema>)[shape.operation].enum as unknown[]) ?? [];
+  const matches = matchEnum(state.text, operations, [...state.opaque, ...state.used]);
+  const header = extractCsvBlock(state.text)?.header;
+  const list: Record<string, unknown>[] = [];
+  for (const match of matches) {
+    const after = state.words.filter((w) => w.start >= match.end).slice(0, 3);
+    const operand = after.find((w, i) => !NOT_OPERANDS.has(w.word) && after.slice(0, i).every((p) => ['of', 'the', 'all'].includes(p.word)));
+    const item: Record<string, unknown> = { [shape.operation]: match.value };
+    const written = operand ? state.text.slice(operand.start, operand.end) : undefined;
+    // With the table in the text, an operand is one of its columns ("how many orders" counts rows, not a column "orders").
+    const column = header && written ? header.find((h) => h.toLowerCase() === written.toLowerCase()) : written;
+    if (column && shape.operand) item[shape.operand] = column;
+    if (!list.some((l) => same(l, item))) list.push(item);
+  }
+  if (list.length === 0) return;
+  state.fill.arguments[field.name] = list;
+  state.fill.evidence[field.name] = matches.map((m) => m.text).join(', ');
+}
+
+export function fillSortKeys(state: Filling, field: SchemaField): void {
+  const shape = sortItem(field.schema.items as JsonSchema);
+  const key = extractSortKey(state.text);
+  if (!shape || !key) return;
+  const item: Record<string, unknown> = { [shape.column]: key.column };
+  if (key.direction && shape.direction) item[shape.direction] = key.direction;
+  state.fill.arguments[field.name] = [item];
+  state.fill.evidence[field.name] = key.text;
+}
+
+/** `name = value` pairs written in the text ("x=3, y=4") make one object. */
+export function fillNumberMap(state: Filling, field: SchemaField): void {
+  const assignments = extractAssignments(state.text, [...state.opaque]);
+  if (assignments.length === 0) return;
+  const value = Object.fromEntries(assignments.map((a) => [a.name, a.value]));
+  state.set(field, { value, span: { start: assignments[0].start, end: assignments.at(-1)?.end ?? 0, text: assignments.map((a) => a.text).join(', ') } });
+}

@@ -1,0 +1,146 @@
+import type { JsonSchema } from '@toolgate/sdk';
+import { contentWords, nameWords, stem } from './text-span.util';
+
+export type FieldKind =
+  | 'number'
+  | 'boolean'
+  | 'enum'
+  | 'enum-list'
+  | 'string-list'
+  | 'operation-list'
+  | 'sort-list'
+  | 'number-map'
+  | 'date'
+  | 'zone'
+  | 'unit'
+  | 'currency'
+  | 'url'
+  | 'email'
+  | 'path'
+  | 'expression'
+  | 'text'
+  | 'other';
+
+export type Role = 'source' | 'target';
+
+export interface SchemaField {
+  name: string;
+  schema: JsonSchema;
+  kind: FieldKind;
+  required: boolean;
+  hasDefault: boolean;
+  /** from/to, start/end, source/target: which side of a pair the field is. */
+  role?: Role;
+  /** Stemmed words of the name (weight 2) and of the description (weight 1). */
+  nameWords: string[];
+  descriptionWords: string[];
+  /** For dates: the value itself, the words as written, or the context's reference instant. */
+  dateStyle?: 'value' | 'phrase' | 'reference';
+  /** For zones: the zone dates are written in (source), the one to express them in (target), or neither. */
+  zoneRole?: Role | 'neutral';
+  /** A free-text field that may hold a long passage (the text to analyse, a CSV, a body). */
+  long?: boolean;
+}
+
+const typesOf = (schema: JsonSchema): string[] => (Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : []);
+
+function roleOf(name: string, description: string): Role | undefined {
+  if (/^(?:from|source|start|begin|since|src)(?:[A-Z_]|$)/.test(name) || /^(?:source|start|unit of the value|zone the \w+ is written)/i.test(description)) return 'source';
+  if (/^(?:to|target|end|until|dest|destination)(?:[A-Z_]|$)/.test(name) || /^(?:target|end\b|unit to convert to|zone to express)/i.test(description)) return 'target';
+  return undefined;
+}
+
+function stringKind(name: string, schema: JsonSchema, description: string): FieldKind {
+  const format = schema.format;
+  const lowerName = name.toLowerCase();
+  if (format === 'email' || /e-?mail/.test(lowerName) || /\be-?mail address/i.test(description)) return 'email';
+  if (format === 'uri' || /(?:^|_)(?:url|uri|link|endpoint|href)$/.test(lowerName) || /\burl\b/i.test(lowerName)) return 'url';
+  if (format === 'date' || format === 'date-time' || format === 'time') return 'date';
+  if (/time_?zone|(?:^|[a-z])Zone$|^zone$|^tz$/i.test(name) || /\bIANA time zone\b/i.test(description)) return 'zone';
+  if (/\bcurrency\b|ISO 4217/i.test(description) || /currency/.test(lowerName)) return 'currency';
+  if (/\bunit\b/i.test(description) && !/\bunits\b/i.test(lowerName)) return 'unit';
+  if (/^text containing (?:a |the )?(?:date|time)/i.test(description)) return 'date';
+  if (/date|time/i.test(name) || /^(?:start |end )?date\b|\bdate or date-time\b|\bdate and time\b/i.test(description)) return 'date';
+  if (/(?:^|[a-z_])(?:path|file|filename|folder|dir|directory)$/i.test(name) || /^(?:path|folder|file)\b/i.test(description)) return 'path';
+  if (/expression|formula/i.test(name) || /^expression\b/i.test(description)) return 'expression';
+  return 'text';
+}
+
+function kindOf(name: string, schema: JsonSchema): FieldKind {
+  const description = typeof schema.description === 'string' ? schema.description : '';
+  const types = typesOf(schema);
+  if (Array.isArray(schema.enum)) return 'enum';
+  if (types.includes('array')) {
+    const items = (schema.items ?? {}) as JsonSchema;
+    if (Array.isArray(items.enum)) return 'enum-list';
+    if (typesOf(items).includes('string')) return 'string-list';
+    if (operationItem(items)) return 'operation-list';
+    return sortItem(items) ? 'sort-list' : 'other';
+  }
+  if (types.includes('object')) {
+    const extra = schema.additionalProperties as JsonSchema | undefined;
+    return extra && typeof extra === 'object' && typesOf(extra).some((t) => t === 'number' || t === 'integer') ? 'number-map' : 'other';
+  }
+  if (types.length === 1 && (types[0] === 'number' || types[0] === 'integer')) return 'number';
+  if (types.length === 1 && types[0] === 'boolean') return 'boolean';
+  if (types.length === 1 && types[0] === 'string') return stringKind(name, schema, description);
+  return 'other';
+}
+
+/** Items like `{column, direction: asc|desc}`: a sort key. */
+export function sortItem(items: JsonSchema): { column: string; direction?: string } | undefined {
+  const properties = (items.properties ?? {}) as Record<string, JsonSchema>;
+  const column = Object.keys(properties).find((k) => /column|field|key/i.test(k) && typesOf(properties[k]).includes('string'));
+  const direction = Object.keys(properties).find((k) => Array.isArray(properties[k].enum) && (properties[k].enum as unknown[]).includes('asc'));
+  return column ? { column, direction } : undefined;
+}
+
+/**
+ * Items like `{op: sum|avg|..., column}`: a required enum (the operation) and string operands, nothing
+ * else. "sum the sales, average price" reads as operation-then-operand.
+ */
+export function operationItem(items: JsonSchema): { operation: string; operand?: string } | undefined {
+  const properties = (items.properties ?? {}) as Record<string, JsonSchema>;
+  const required = Array.isArray(items.required) ? (items.required as string[]) : [];
+  const enums = Object.keys(properties).filter((k) => Array.isArray(properties[k].enum));
+  if (enums.length !== 1 || !required.includes(enums[0])) return undefined;
+  const others = Object.keys(properties).filter((k) => k !== enums[0]);
+  if (others.some((k) => !typesOf(properties[k]).every((t) => t === 'string'))) return undefined;
+  const operand = others.find((k) => !required.includes(k) || others.length === 1) ?? others[0];
+  return { operation: enums[0], operand: others.length > 0 ? (others.find((k) => /column|field|key|name/i.test(k)) ?? operand) : undefined };
+}
+
+const SHORT_VALUE_NAME = /name|title|phone|company|organi[sz]ation|label|code|city|country|id$|Id$/i;
+
+/** The top-level fields of a tool's input schema, each with what kind of value it wants. */
+export function schemaFields(inputSchema: JsonSchema): SchemaField[] {
+  const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set(Array.isArray(inputSchema.required) ? (inputSchema.required as string[]) : []);
+  return Object.entries(properties).map(([name, schema]) => {
+    const description = typeof schema.description === 'string' ? schema.description : '';
+    const kind = kindOf(name, schema);
+    const field: SchemaField = {
+      name,
+      schema,
+      kind,
+      required: required.has(name),
+      hasDefault: schema.default !== undefined,
+      role: roleOf(name, description),
+      nameWords: nameWords(name).map(stem),
+      descriptionWords: contentWords(description),
+      // A name, title or phone number is short even when the schema sets no bound (SEAL-style schemas set none).
+      long: kind === 'text' && (typeof schema.maxLength === 'number' ? schema.maxLength >= 1000 : !SHORT_VALUE_NAME.test(name)),
+    };
+    if (kind === 'date') {
+      field.dateStyle = /^text\b|\bphrase\b/i.test(description)
+        ? 'phrase'
+        : schema.format === 'date-time' && /"now"|resolved against|reference/i.test(`${name} ${description}`)
+          ? 'reference'
+          : 'value';
+    }
+    if (kind === 'zone') {
+      field.zoneRole = /^from/.test(name) || /written in|meant in|without an offset/i.test(description) ? 'source' : /^to/.test(name) || /express/i.test(description) ? 'target' : 'neutral';
+    }
+    return field;
+  });
+}

@@ -1,0 +1,109 @@
+// String fields: URLs, emails, paths, expressions, names and free text (quotes, JSON, tables, what follows a colon).
+import type { Span } from './argument-fill.types';
+import { type Filling, fieldScore } from './filling.state';
+import { extractPersonName } from './person-name.extractor';
+import type { SchemaField } from './schema.fields';
+import { extractExpressions } from './structured.extractor';
+import { extractCsvBlock } from './table-text.extractor';
+import { overlaps } from './text-span.util';
+
+const IMAGE_WORDS = /\b(?:image|screenshot|picture|photo|scan|attached|attachment|upload(?:ed)?)\b/i;
+
+export function fillUrl(state: Filling, field: SchemaField): void {
+  state.single(
+    field,
+    state.urls.filter((u) => state.isFree(u)).map((u) => ({ value: u.value, span: u })),
+  );
+}
+
+export function fillEmail(state: Filling, field: SchemaField): void {
+  state.single(
+    field,
+    state.emails.filter((e) => state.isFree(e)).map((e) => ({ value: e.value, span: e })),
+  );
+}
+
+/** A quoted expression wins over one read from the bare text. */
+export function fillExpression(state: Filling, field: SchemaField): void {
+  const quoted = state.quoted.filter((q) => state.isFree(q)).map((q) => ({ value: q.value, span: q as Span }));
+  const written = extractExpressions(state.text, [...state.opaque, ...state.used]).map((e) => ({ value: e.value, span: e as Span }));
+  state.single(field, quoted.length > 0 ? quoted : written);
+}
+
+export function fillTexts(state: Filling, fields: SchemaField[]): void {
+  const quoted = state.quoted.filter((q) => state.isFree(q) && !state.used.some((u) => overlaps(u, q)));
+  const open = fields.filter((f) => !(f.name in state.fill.arguments));
+  const candidates = quoted.map((q) => ({ value: q.value, span: q as Span }));
+  // A quote goes to the field its neighbouring words name ("titled 'Q1'"), then the only field to the only quote.
+  const scored = open.flatMap((field) => candidates.map((c) => ({ field, c, score: fieldScore(state, field, c.span) })));
+  scored.sort((a, b) => b.score - a.score || a.c.span.start - b.c.span.start);
+  for (const { field, c, score } of scored) {
+    if (score <= 0 || field.name in state.fill.arguments || !state.isFree(c.span)) continue;
+    state.set(field, c);
+  }
+  const stillOpen = open.filter((f) => !(f.name in state.fill.arguments));
+  const left = candidates.filter((c) => state.isFree(c.span));
+  const requiredOpen = stillOpen.filter((f) => f.required);
+  if (stillOpen.length === 1 && (stillOpen[0].required || left.length === 1)) state.single(stillOpen[0], left);
+  else if (requiredOpen.length === 1 && left.length > 0) state.single(requiredOpen[0], left);
+  for (const field of stillOpen.filter((f) => f.long && !(f.name in state.fill.arguments) && !state.fill.ambiguous.some((a) => a.path === `/${f.name}`))) {
+    const json = state.json.find((j) => state.isFree(j));
+    if (json && /json/i.test(String(field.schema.description ?? ''))) {
+      state.set(field, { value: json.text, span: json });
+      continue;
+    }
+    const block = /\bcsv\b|\btable\b/i.test(`${field.name} ${field.schema.description ?? ''}`) ? extractCsvBlock(state.text) : undefined;
+    if (block && state.isFree(block)) {
+      state.set(field, { value: block.text, span: block });
+      continue;
+    }
+    const colon = /:\s*\n|:\s+(?=\S)/.exec(state.text);
+    if (colon && state.isFree({ start: colon.index, end: colon.index + 1, text: ':' }) && !state.urls.some((u) => colon.index >= u.start && colon.index < u.end)) {
+      const start = colon.index + colon[0].length;
+      const value = state.text.slice(start).trim();
+      if (value) {
+        state.set(field, { value, span: { start, end: state.text.length, text: value } });
+        continue;
+      }
+    }
+    if (state.context.imageText && IMAGE_WORDS.test(state.text)) {
+      state.fill.arguments[field.name] = state.context.imageText;
+      state.fill.evidence[field.name] = 'the text read from the image';
+    }
+  }
+}
+
+/** first_name / last_name style fields take the parts of a person's name. */
+export function fillPersonName(state: Filling, fields: SchemaField[]): void {
+  const firstField = fields.find((f) => /^(?:first|given)_?name$/i.test(f.name));
+  const lastField = fields.find((f) => /^(?:last|family|sur)_?name$/i.test(f.name));
+  if (!firstField && !lastField) return;
+  const name = extractPersonName(state.text);
+  if (firstField && name.first && state.isFree(name.first)) state.set(firstField, { value: name.first.value, span: name.first });
+  if (lastField && name.last && state.isFree(name.last)) state.set(lastField, { value: name.last.value, span: name.last });
+}
+
+export function fillPath(state: Filling, field: SchemaField): void {
+  const wantsFolder = /^(?:folder|director)/i.test(String(field.schema.description ?? '')) || /folder|dir/i.test(field.name);
+  const paths = state.paths.filter((p) => state.isFree(p));
+  const preferred = paths.filter((p) => p.folder === wantsFolder || (wantsFolder && !/\.\w+$/.test(p.value)));
+  const chosen = preferred.length > 0 ? preferred : paths;
+  if (chosen.length > 0) {
+    state.single(
+      field,
+      chosen.map((p) => ({ value: p.value, span: p })),
+    );
+    return;
+  }
+  const named = (state.context.images ?? []).filter((i) => i.name);
+  if (named.length > 0 && IMAGE_WORDS.test(state.text)) {
+    if (named.length === 1) {
+      state.fill.arguments[field.name] = named[0].name;
+      state.fill.evidence[field.name] = 'the attached image';
+    } else
+      state.ambiguous(
+        field,
+        named.map((i) => i.name),
+      );
+  }
+}

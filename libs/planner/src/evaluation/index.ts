@@ -1,0 +1,15 @@
+/** `@toolgate/planner/evaluation`: offline evaluation (TaskBench plans, argument filling) and its metrics; not part of the runtime surface. */
+export { type ArgumentEvalResult, type ArgumentMiss, type ArgumentTask, evaluateArgumentFilling, readArgumentTasks } from '../arguments/argument.evaluator';
+export {
+  DEFAULT_PLAN_EVAL,
+  evaluatePlanner,
+  type PlanEvalOptions,
+  type PlanEvalResult,
+  type PlanEvalSplit,
+  type PlannerFactoryContext,
+  planGraph,
+  splitSamples,
+  taskBenchDescriptor,
+} from './plan.evaluator';
+export { linkF1, nodeF1, type PlanGraph, type PlanReport, PlanScorer, sameNodes, setF1 } from './plan.metrics';
+export { parseStepLine, readTaskBench, type TaskBenchDataset, type TaskBenchSample, type TaskBenchTool } from './taskbench.reader';

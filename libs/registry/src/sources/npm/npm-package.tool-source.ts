@@ -1,0 +1,19 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../../registry.module-definition';
+import { ToolSource } from '../tool-source.port';
+import { discoverPluginPackages } from './plugin.discovery';
+import { loadPlugin, type PluginLoadResult } from './plugin.loader';
+
+/** npm plugin packages (a `toolgate` field in package.json) found under the configured plugin folders. */
+@Injectable()
+export class NpmPackageToolSource extends ToolSource {
+  readonly kind = 'npm';
+
+  constructor(@Inject(REGISTRY_OPTIONS) private readonly options: RegistryModuleOptions) {
+    super();
+  }
+
+  async load(): Promise<PluginLoadResult[]> {
+    return (await discoverPluginPackages(this.options.pluginDirs)).map((discovered) => loadPlugin(discovered));
+  }
+}

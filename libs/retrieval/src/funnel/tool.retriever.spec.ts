@@ -1,0 +1,149 @@
+import type { ToolDocument } from '../documents/tool.document';
+import { EmbeddedToolIndex } from '../embedded/embedded.tool-index';
+import { CachedEmbedder } from '../embedding/cached.embedder';
+import { Embedder } from '../embedding/embedder.port';
+import { HashingEmbedder } from '../embedding/hashing.embedder';
+import { FeatureReranker } from '../rerank/feature.reranker';
+import { type RerankCandidate, Reranker } from '../rerank/reranker.port';
+import type { FusedCandidate } from './rank.fusion';
+import { reciprocalRankFusion } from './rank.fusion';
+import { DEFAULT_FUNNEL, LEXICAL_ONLY, ToolRetriever } from './tool.retriever';
+
+const doc = (id: string, description: string, exampleQueries: string[] = []): ToolDocument => ({
+  id,
+  version: '1',
+  name: id,
+  title: id,
+  description,
+  category: [],
+  tags: [],
+  parameters: [],
+  exampleQueries,
+  usageQueries: [],
+  risk: 'read',
+});
+const everything = { scope: [{ idGlob: '**', maxRisk: 'destructive' as const }] };
+
+describe('reciprocalRankFusion', () => {
+  it('adds weighted reciprocal ranks and keeps each side', () => {
+    const fused = reciprocalRankFusion(
+      [
+        { id: 'a', version: '1', rank: 1, score: 9, matchedTerms: ['x'] },
+        { id: 'b', version: '1', rank: 2, score: 5 },
+      ],
+      [
+        { id: 'b', version: '1', rank: 1, score: 0.9 },
+        { id: 'c', version: '1', rank: 2, score: 0.8 },
+      ],
+      { lexical: 1, semantic: 1 },
+      60,
+    );
+    expect(fused.map((c) => c.id)).toEqual(['b', 'a', 'c']);
+    expect(fused[0]).toMatchObject({ fused: 1 / 62 + 1 / 61, lexical: { rank: 2 }, semantic: { rank: 1, score: 0.9 } });
+    expect(fused[1].semantic).toBeUndefined();
+    const lexicalOnly = reciprocalRankFusion([{ id: 'a', version: '1', rank: 1, score: 1 }], [{ id: 'c', version: '1', rank: 1, score: 1 }], { lexical: 1, semantic: 0 });
+    expect(lexicalOnly.map((c) => [c.id, c.fused])).toEqual([
+      ['a', 1 / 61],
+      ['c', 0],
+    ]);
+  });
+});
+
+/** Counts the texts it is asked to embed. */
+class CountingEmbedder extends Embedder {
+  readonly model = 'counting';
+  readonly dimensions = 384;
+  embedded = 0;
+  private readonly inner = new HashingEmbedder();
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    this.embedded += texts.length;
+    return this.inner.embed(texts);
+  }
+}
+
+describe('ToolRetriever', () => {
+  const docs = [doc('weather', 'rain and sun forecast', ['will it rain tomorrow']), doc('stocks', 'share prices and market quotes')];
+
+  it('fuses both sides and explains every stage', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder());
+    await retriever.indexTools(docs);
+    const { hits, noMatch } = await retriever.search('will it rain tomorrow', 5, everything);
+    expect(noMatch).toBe(false);
+    expect(hits[0]).toMatchObject({ id: 'weather', rank: 1, lexical: { rank: 1 }, semantic: { rank: 1 } });
+    expect(hits[0].semantic?.score).toBeCloseTo(1, 5);
+  });
+
+  it('answers no match instead of noise when nothing is close', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder(), { ...DEFAULT_FUNNEL, minSimilarity: 0.5 });
+    await retriever.indexTools(docs);
+    expect(await retriever.search('zebra xylophone', 5, everything)).toEqual({ noMatch: true, hits: [] });
+  });
+
+  it('works lexically without an embedder, and flags a model change for reindexing', async () => {
+    const index = new EmbeddedToolIndex();
+    const lexical = new ToolRetriever(index, null);
+    await lexical.indexTools(docs);
+    expect(await index.embeddingModel()).toBe(LEXICAL_ONLY);
+    expect((await lexical.search('share prices', 5, everything)).hits.map((h) => h.id)).toEqual(['stocks']);
+    expect(await new ToolRetriever(index, new HashingEmbedder()).needsReindex()).toBe(true);
+    expect(await lexical.needsReindex()).toBe(false);
+  });
+
+  it('embeds each distinct text once across reindexing and repeated queries', async () => {
+    const counting = new CountingEmbedder();
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), new CachedEmbedder(counting, 2));
+    await retriever.indexTools(docs);
+    await retriever.indexTools(docs);
+    await retriever.search('rain', 5, everything);
+    await retriever.search('rain', 5, everything);
+    expect(counting.embedded).toBe(3 + 1);
+  });
+});
+
+/** Reverses what it is given and records each call, so a test sees what the funnel hands a reranker. */
+class ReversingReranker extends Reranker {
+  readonly name = 'reversing';
+  calls: { query: string; ids: string[]; withDocs: boolean }[] = [];
+  async rerank(query: string, candidates: readonly RerankCandidate[]): Promise<FusedCandidate[]> {
+    this.calls.push({ query, ids: candidates.map((c) => c.candidate.id), withDocs: candidates.every((c) => c.doc !== undefined) });
+    return [...candidates].reverse().map(({ candidate }, i) => ({ ...candidate, rerank: { reranker: this.name, score: -i, rank: i + 1 } }));
+  }
+}
+
+describe('ToolRetriever rerank stage and clauses', () => {
+  const catalog = [
+    doc('crop-water', 'calculate the water requirement of a crop'),
+    doc('plant-growth', 'growth of plants in space agriculture'),
+    doc('air-quality', 'air quality and environmental justice data for a city'),
+    doc('water-quality', 'water quality of rivers and lakes'),
+  ];
+  const whole = { ...DEFAULT_FUNNEL, decomposition: null };
+
+  it('reranks only the top fused candidates, with their documents, and keeps every stage on the hit', async () => {
+    const reranker = new ReversingReranker();
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), null, { ...whole, rerankDepth: 2 }, reranker);
+    await retriever.indexTools(catalog);
+    const fused = (await new ToolRetriever(retriever.index, null, whole).search('water quality of a crop', 5, everything)).hits;
+    const { hits } = await retriever.search('water quality of a crop', 5, everything);
+    expect(reranker.calls).toEqual([{ query: 'water quality of a crop', ids: fused.slice(0, 2).map((h) => h.id), withDocs: true }]);
+    expect(hits.map((h) => h.id)).toEqual([fused[1].id, fused[0].id, ...fused.slice(2).map((h) => h.id)]);
+    expect(hits[0]).toMatchObject({ rank: 1, lexical: { rank: 2 }, fused: fused[1].fused, rerank: { reranker: 'reversing', rank: 1 } });
+    expect(hits[2].rerank).toBeUndefined();
+  });
+
+  it('gives each clause of a multi-part request a slot near the top, saying which clause found it', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), null, DEFAULT_FUNNEL, new FeatureReranker());
+    await retriever.indexTools(catalog);
+    const query = 'Calculate the water requirement of my crop. Then check the growth of plants in space. Finally, get air quality data for Paris.';
+    const { hits } = await retriever.search(query, 3, everything);
+    expect(new Set(hits.map((h) => h.id))).toEqual(new Set(['crop-water', 'plant-growth', 'air-quality']));
+    expect(hits.find((h) => h.id === 'plant-growth')?.clause).toEqual({ index: 1, text: 'check the growth of plants in space.' });
+    expect(hits.every((h) => h.rerank?.reranker === 'feature')).toBe(true);
+  });
+
+  it('still answers no match with a reranker and clauses', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder(), { ...DEFAULT_FUNNEL, minSimilarity: 0.5 }, new FeatureReranker());
+    await retriever.indexTools(catalog);
+    expect(await retriever.search('zebra xylophone. Then quartz yodel.', 5, everything)).toEqual({ noMatch: true, hits: [] });
+  });
+});

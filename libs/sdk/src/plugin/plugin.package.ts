@@ -1,0 +1,54 @@
+import semver from 'semver';
+import { ErrorCode, type ErrorDetail, ToolgateError } from '../errors/toolgate.errors';
+import { NAMESPACE_PATTERN, namespaceOfPackage } from '../manifest/tool.id';
+
+/** Version of this contract; a plugin's `toolgate.sdk` range must include it. */
+export const SDK_VERSION = '0.1.0';
+
+/** The `toolgate` field of a plugin's package.json. */
+export interface PluginPackageField {
+  /** semver range of `@toolgate/sdk` the plugin was written against. */
+  sdk: string;
+  /** Entry module, relative to the package root, whose exports hold the tools. */
+  tools: string;
+}
+
+export interface PluginPackageJson {
+  name: string;
+  version: string;
+  description?: string;
+  toolgate: PluginPackageField;
+}
+
+const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+
+/** Validates a plugin's package.json; throws `PLUGIN_INVALID` with every offending field. */
+export function parsePluginPackageJson(raw: unknown, hostSdkVersion = SDK_VERSION): PluginPackageJson {
+  const issues: ErrorDetail[] = [];
+  const pkg = (raw ?? {}) as Record<string, unknown>;
+  if (typeof pkg.name !== 'string' || !NPM_NAME.test(pkg.name) || pkg.name.length > 214) {
+    issues.push({ path: '/name', message: 'must be a valid npm package name' });
+  } else if (!NAMESPACE_PATTERN.test(namespaceOfPackage(pkg.name))) {
+    issues.push({ path: '/name', message: `"${namespaceOfPackage(pkg.name)}" is not a valid tool namespace` });
+  }
+  if (typeof pkg.version !== 'string' || semver.valid(pkg.version) === null) {
+    issues.push({ path: '/version', message: `must be a semver version, got ${JSON.stringify(pkg.version)}` });
+  }
+  const field = pkg.toolgate as Record<string, unknown> | undefined;
+  if (field === null || typeof field !== 'object') {
+    issues.push({ path: '/toolgate', message: 'must be an object {sdk, tools}' });
+  } else {
+    if (typeof field.sdk !== 'string' || semver.validRange(field.sdk) === null) {
+      issues.push({ path: '/toolgate/sdk', message: `must be a semver range, got ${JSON.stringify(field.sdk)}` });
+    } else if (!semver.satisfies(hostSdkVersion, field.sdk)) {
+      issues.push({ path: '/toolgate/sdk', message: `range "${field.sdk}" does not include this host's sdk ${hostSdkVersion}` });
+    }
+    if (typeof field.tools !== 'string' || field.tools.length === 0) {
+      issues.push({ path: '/toolgate/tools', message: 'must name the entry module that exports the tools' });
+    }
+  }
+  if (issues.length > 0) {
+    throw new ToolgateError(ErrorCode.PLUGIN_INVALID, `package.json of plugin ${typeof pkg.name === 'string' ? pkg.name : '(unnamed)'} is invalid`, issues);
+  }
+  return pkg as unknown as PluginPackageJson;
+}

@@ -1,0 +1,2 @@
+/** `@toolgate/sdk/testing`: helpers for testing a tool as the host runs it; for specs, not for plugin runtime code. */
+export { type ConformanceOptions, conformanceIssues, runTool, testContext, toolErrorOf, toolTester } from './tool.tester';
