@@ -23,11 +23,11 @@ const resolved = (options: Partial<ExecutorModuleOptions>): ExecutorModuleOption
  * The runtime: plan validation, the runner, and the invoker chain every call goes through — health
  * gate → resilience (timeout, retries, breaker, bulkhead per tool@version) → the route of the tool's
  * execution kind (`server`: plugin workers, or in-process with isolation `none`). Runs are recorded on
- * the catalog database and streamed on the RunEventBus. Needs the registry (`RegistryModule.forRoot`,
- * global). Each piece is its own provider so Nest shuts each down (calls drained, workers terminated).
+ * the catalog database and streamed on the RunEventBus. Needs the registry's providers (its module in
+ * `imports`, or global). Each piece is its own provider so Nest shuts each down (calls drained, workers terminated).
  *
  * ```ts
- * ExecutorModule.forRoot({ ...executorOptionsFromEnv(env), isGlobal: true })
+ * ExecutorModule.forRoot({ ...executorModuleOptionsFromEnv(env), imports: [RegistryModule.forRoot(registryOptions)] })
  * ```
  */
 @Module({
