@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { CatalogService, EmbeddingCacheService, RegistryModule, ToolVersionState, UsageExampleService } from '@toolgate/registry';
+import { CatalogService, EmbeddingCacheService, UsageExampleService } from '@toolgate/registry';
 import { CachedEmbedder, defaultModelDir, EmbeddedToolIndex, Embedder, type EmbeddingKind, OnnxEmbedder, ToolRetriever } from '@toolgate/retrieval';
 import { DataSource } from 'typeorm';
 import { SyncToolIndexUseCase } from '../../apps/gateway/src/use-cases/sync-tool-index.use-case';
-import { type DatabaseKind, testDatabase } from '../support/databases';
+import type { DatabaseKind } from '../support/databases';
 import { pluginPackage, toolSource, writePlugin } from '../support/plugin-fixtures';
+import { type RegistryHarness, startRegistry } from '../support/registry.harness';
 
 /** The real local model, fetched by `npm test`; missing is a failure, never a skip. */
 let onnx: OnnxEmbedder;
@@ -63,8 +63,8 @@ afterAll(async () => {
 });
 
 describe.each<DatabaseKind>(['sqlite', 'postgres'])('persistent embedding cache on %s', (kind) => {
+  let registry: RegistryHarness;
   let app: INestApplicationContext;
-  let drop: () => Promise<void>;
   let work: string;
   let pluginDir: string;
   let store: EmbeddingCacheService;
@@ -87,18 +87,13 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('persistent embedding cache 
     work = mkdtempSync(join(tmpdir(), 'toolgate-embedding-cache-'));
     pluginDir = join(work, 'plugins');
     writePlugin(pluginDir, deskPlugin('1.0.0', DESCRIPTIONS));
-    const db = await testDatabase(kind);
-    drop = db.drop;
-    const moduleRef = await Test.createTestingModule({
-      imports: [RegistryModule.forRoot({ database: db.options, pluginDirs: [pluginDir], policyFile: null, newVersionState: ToolVersionState.ACTIVE, isGlobal: true })],
-    }).compile();
-    app = await moduleRef.init();
+    registry = await startRegistry(kind, { pluginDirs: [pluginDir], isGlobal: true });
+    app = registry.app;
     store = app.get(EmbeddingCacheService);
   });
 
   afterAll(async () => {
-    await app?.close();
-    await drop?.();
+    await registry?.close();
     rmSync(work, { recursive: true, force: true });
   });
 

@@ -1,34 +1,24 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { RegistryModule, SessionStoreService, ToolVersionState } from '@toolgate/registry';
+import { SessionStoreService } from '@toolgate/registry';
 import { ErrorCode } from '@toolgate/sdk';
 import { DataSource } from 'typeorm';
-import { type DatabaseKind, testDatabase } from '../support/databases';
+import type { DatabaseKind } from '../support/databases';
+import { type RegistryHarness, startRegistry } from '../support/registry.harness';
 
 describe.each<DatabaseKind>(['sqlite', 'postgres'])('planning sessions on %s', (kind) => {
+  let registry: RegistryHarness;
   let app: INestApplicationContext;
-  let drop: () => Promise<void>;
   let sessions: SessionStoreService;
   const alice = { tenant: 'acme', subject: 'alice' };
 
   beforeAll(async () => {
-    const db = await testDatabase(kind);
-    drop = db.drop;
-    const moduleRef = await Test.createTestingModule({
-      imports: [RegistryModule.forRoot({ database: db.options, pluginDirs: [], policyFile: null, newVersionState: ToolVersionState.ACTIVE, sessions: { maxBytes: 2048, ttlMs: 60_000 } })],
-    }).compile();
-    app = await moduleRef.init();
+    registry = await startRegistry(kind, { sessions: { maxBytes: 2048, ttlMs: 60_000 } });
+    app = registry.app;
     sessions = app.get(SessionStoreService);
   });
 
   afterAll(async () => {
-    await app?.close();
-    await drop?.();
-  });
-
-  it('applies migrations that match the entities exactly', async () => {
-    const pending = await app.get(DataSource).driver.createSchemaBuilder().log();
-    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+    await registry?.close();
   });
 
   it('keeps state per caller: another subject or tenant with the same session id sees nothing', async () => {

@@ -2,12 +2,12 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { AccessPolicyService, CatalogService, PluginStatus, type Principal, RegistryModule, ToolVersionState } from '@toolgate/registry';
+import { AccessPolicyService, CatalogService, PluginStatus, type Principal, ToolVersionState } from '@toolgate/registry';
 import { ErrorCode } from '@toolgate/sdk';
 import { DataSource } from 'typeorm';
-import { type DatabaseKind, testDatabase } from '../support/databases';
+import type { DatabaseKind } from '../support/databases';
 import { brokenPlugins, echoPlugin, pluginPackage, toolSource, writePlugin } from '../support/plugin-fixtures';
+import { type RegistryHarness, startRegistry } from '../support/registry.harness';
 
 const POLICY = `
 roles:
@@ -34,8 +34,8 @@ apiKeys:
 `;
 
 describe.each<DatabaseKind>(['sqlite', 'postgres'])('registry on %s', (kind) => {
+  let registry: RegistryHarness;
   let app: INestApplicationContext;
-  let drop: () => Promise<void>;
   let pluginDir: string;
   let policyFile: string;
   let catalog: CatalogService;
@@ -50,12 +50,8 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('registry on %s', (kind) => 
     writeFileSync(policyFile, POLICY);
     writePlugin(pluginDir, echoPlugin('1.0.0'));
     for (const { plugin } of Object.values(brokenPlugins)) writePlugin(pluginDir, plugin);
-    const db = await testDatabase(kind);
-    drop = db.drop;
-    const moduleRef = await Test.createTestingModule({
-      imports: [RegistryModule.forRoot({ database: db.options, pluginDirs: [pluginDir], policyFile, newVersionState: ToolVersionState.ACTIVE })],
-    }).compile();
-    app = await moduleRef.init();
+    registry = await startRegistry(kind, { pluginDirs: [pluginDir], policyFile });
+    app = registry.app;
     catalog = app.get(CatalogService);
     access = app.get(AccessPolicyService);
     alice = access.authenticate('echoer-key-0123456789');
@@ -63,10 +59,10 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('registry on %s', (kind) => 
   });
 
   afterAll(async () => {
-    await app?.close();
-    await drop?.();
+    await registry?.close();
   });
 
+  // The one schema check for every store the registry holds (catalog, audit, sessions, usage, cache).
   it('applies migrations that match the entities exactly', async () => {
     const pending = await app.get(DataSource).driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
@@ -185,21 +181,9 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('registry on %s', (kind) => 
   });
 
   it('survives a restart: the catalog and states come back from the database', async () => {
-    const db = app.get(DataSource).options;
     const dir2 = mkdtempSync(join(tmpdir(), 'toolgate-int-'));
     cpSync(join(pluginDir, 'echo-1.1.0'), join(dir2, 'echo-1.1.0'), { recursive: true });
-    await app.close();
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        RegistryModule.forRoot({
-          database: kind === 'sqlite' ? { type: 'sqlite', path: (db as { database: string }).database } : { type: 'postgres', url: (db as { url: string }).url },
-          pluginDirs: [dir2],
-          policyFile,
-          newVersionState: ToolVersionState.ACTIVE,
-        }),
-      ],
-    }).compile();
-    app = await moduleRef.init();
+    app = await registry.restart({ pluginDirs: [dir2], policyFile });
     catalog = app.get(CatalogService);
     const { tool } = catalog.resolve('echo/say', bob);
     // 1.0.0 is still registered (nothing lost) but its code is not loaded in this process.

@@ -1,9 +1,8 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { RunEventBus, RunStore, TypeormRunStore } from '@toolgate/executor';
-import { RegistryModule, RunAuditService, ToolVersionState } from '@toolgate/registry';
+import { RunAuditService } from '@toolgate/registry';
 import { ErrorCode, type Run, type RunListFilter, type SequencedRunEvent } from '@toolgate/sdk';
-import { type DatabaseKind, testDatabase } from '../support/databases';
+import type { DatabaseKind } from '../support/databases';
+import { type RegistryHarness, startRegistry } from '../support/registry.harness';
 
 const owner = { tenant: 'acme', subject: 'alice' };
 const run = (id: string): Run => ({
@@ -20,28 +19,20 @@ const run = (id: string): Run => ({
 });
 
 describe.each<DatabaseKind>(['sqlite', 'postgres'])('TypeormRunStore on %s', (kind) => {
-  let app: INestApplicationContext;
-  let drop: () => Promise<void>;
+  let registry: RegistryHarness;
   let recorder: RunStore;
   let bus: RunEventBus;
   let audit: RunAuditService;
 
   beforeAll(async () => {
-    const db = await testDatabase(kind);
-    drop = db.drop;
-    const moduleRef = await Test.createTestingModule({
-      imports: [RegistryModule.forRoot({ database: db.options, pluginDirs: [], policyFile: null, newVersionState: ToolVersionState.ACTIVE })],
-      providers: [RunEventBus, { provide: RunStore, useClass: TypeormRunStore }],
-    }).compile();
-    app = await moduleRef.init();
-    recorder = app.get(RunStore);
-    bus = app.get(RunEventBus);
-    audit = app.get(RunAuditService);
+    registry = await startRegistry(kind, { providers: [RunEventBus, { provide: RunStore, useClass: TypeormRunStore }] });
+    recorder = registry.app.get(RunStore);
+    bus = registry.app.get(RunEventBus);
+    audit = registry.app.get(RunAuditService);
   });
 
   afterAll(async () => {
-    await app?.close();
-    await drop?.();
+    await registry?.close();
   });
 
   it('publishes each event after it is persisted, with its sequence number, and nothing for a refused one', async () => {

@@ -2,27 +2,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { DEFAULT_EXECUTOR_OPTIONS, EXECUTION_ROUTES, ExecutionRoutes, PlanValidator, SchemaCache } from '@toolgate/executor';
-import {
-  AccessPolicyService,
-  CatalogService,
-  discoverPluginPackages,
-  IntegrityRule,
-  loadPlugin,
-  type Principal,
-  RegistryModule,
-  scanDescriptor,
-  ToolVersionState,
-  type ToolVersionView,
-} from '@toolgate/registry';
+import { AccessPolicyService, CatalogService, discoverPluginPackages, IntegrityRule, loadPlugin, type Principal, scanDescriptor, ToolVersionState, type ToolVersionView } from '@toolgate/registry';
 import { RetrievalModule, retrievalEnvSchema, retrievalOptionsFromEnv, ToolRetriever } from '@toolgate/retrieval';
 import { ErrorCode, toDescriptor } from '@toolgate/sdk';
-import { DataSource } from 'typeorm';
 import { SyncToolIndexUseCase } from '../../apps/gateway/src/use-cases/sync-tool-index.use-case';
-import { type DatabaseKind, testDatabase } from '../support/databases';
+import type { DatabaseKind } from '../support/databases';
 import { datasetsDir } from '../support/datasets';
 import { echoPlugin, pluginPackage, toolSource, writePlugin } from '../support/plugin-fixtures';
+import { type RegistryHarness, startRegistry } from '../support/registry.harness';
 
 const POLICY = `
 roles:
@@ -67,8 +55,8 @@ const republished = (suffix: string, description: string) => ({
 });
 
 describe.each<DatabaseKind>(['sqlite', 'postgres'])('tool integrity on %s', (kind) => {
+  let registry: RegistryHarness;
   let app: INestApplicationContext;
-  let drop: () => Promise<void>;
   let pluginDir: string;
   let catalog: CatalogService;
   let validator: PlanValidator;
@@ -103,16 +91,14 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('tool integrity on %s', (kin
     writeFileSync(policyFile, POLICY);
     writePlugin(pluginDir, echoPlugin('1.0.0'));
     writePlugin(pluginDir, poisonedPlugin);
-    const db = await testDatabase(kind);
-    drop = db.drop;
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        RegistryModule.forRoot({ database: db.options, pluginDirs: [pluginDir], policyFile, newVersionState: ToolVersionState.ACTIVE, isGlobal: true }),
-        RetrievalModule.forRoot({ ...retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_INDEX: 'embedded', TOOLGATE_EMBEDDER: 'hashing' })), isGlobal: true }),
-      ],
+    registry = await startRegistry(kind, {
+      pluginDirs: [pluginDir],
+      policyFile,
+      isGlobal: true,
+      imports: [RetrievalModule.forRoot({ ...retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_INDEX: 'embedded', TOOLGATE_EMBEDDER: 'hashing' })), isGlobal: true })],
       providers: [SyncToolIndexUseCase],
-    }).compile();
-    app = await moduleRef.init();
+    });
+    app = registry.app;
     catalog = app.get(CatalogService);
     const access = app.get(AccessPolicyService);
     validator = new PlanValidator(catalog, access, new SchemaCache(), new ExecutionRoutes(EXECUTION_ROUTES, { catalog, options: { ...DEFAULT_EXECUTOR_OPTIONS, isolation: 'none' } }));
@@ -121,13 +107,7 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('tool integrity on %s', (kin
   });
 
   afterAll(async () => {
-    await app?.close();
-    await drop?.();
-  });
-
-  it('applies migrations that match the entities exactly', async () => {
-    const pending = await app.get(DataSource).driver.createSchemaBuilder().log();
-    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+    await registry?.close();
   });
 
   it('quarantines a tool with hidden characters or instructions on load, recording each finding', () => {

@@ -1,21 +1,18 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { CatalogService, RegistryModule, ToolVersionState, USAGE_EXAMPLES_PER_TOOL, UsageExampleService } from '@toolgate/registry';
+import { CatalogService, USAGE_EXAMPLES_PER_TOOL, UsageExampleService } from '@toolgate/registry';
 import { ErrorCode } from '@toolgate/sdk';
-import { DataSource } from 'typeorm';
-import { type DatabaseKind, testDatabase } from '../support/databases';
+import type { DatabaseKind } from '../support/databases';
 import { echoPlugin, writePlugin } from '../support/plugin-fixtures';
+import { type RegistryHarness, startRegistry } from '../support/registry.harness';
 
 const jsonl = (lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
 /** Examples of one write share its instant, so their order among themselves is not part of the contract. */
 const sorted = (queries: readonly string[] | undefined) => [...(queries ?? [])].sort();
 
 describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kind) => {
-  let app: INestApplicationContext;
-  let drop: () => Promise<void>;
+  let registry: RegistryHarness;
   let work: string;
   let usage: UsageExampleService;
   let catalog: CatalogService;
@@ -31,24 +28,13 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kin
     work = mkdtempSync(join(tmpdir(), 'toolgate-usage-'));
     // 1.1.0 ships echo/say and echo/shout.
     writePlugin(join(work, 'plugins'), echoPlugin('1.1.0'));
-    const db = await testDatabase(kind);
-    drop = db.drop;
-    const moduleRef = await Test.createTestingModule({
-      imports: [RegistryModule.forRoot({ database: db.options, pluginDirs: [join(work, 'plugins')], policyFile: null, newVersionState: ToolVersionState.ACTIVE })],
-    }).compile();
-    app = await moduleRef.init();
-    usage = app.get(UsageExampleService);
-    catalog = app.get(CatalogService);
+    registry = await startRegistry(kind, { pluginDirs: [join(work, 'plugins')] });
+    usage = registry.app.get(UsageExampleService);
+    catalog = registry.app.get(CatalogService);
   });
 
   afterAll(async () => {
-    await app?.close();
-    await drop?.();
-  });
-
-  it('applies migrations that match the entities exactly', async () => {
-    const pending = await app.get(DataSource).driver.createSchemaBuilder().log();
-    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+    await registry?.close();
   });
 
   it('imports both file formats, keeps only the asked split, and tells the catalog subscribers', async () => {
