@@ -180,6 +180,26 @@ describe('gateway over HTTP, with API keys', () => {
     expect(idsOf(await graphql(gateway.url, TOOL_IDS, { key: ALICE })).length).toBeGreaterThan(0);
     writeFileSync(policyFile, POLICY);
   });
+
+  it('never lets a reload turn a keyed server keyless: an emptied policy file is refused and anonymous admin calls stay out', async () => {
+    const keyless = ['', 'roles: []\napiKeys: []\n', POLICY.slice(0, POLICY.indexOf('apiKeys:')), `${POLICY.slice(0, POLICY.indexOf('apiKeys:'))}apiKeys: []\n`];
+    try {
+      for (const content of keyless) {
+        writeFileSync(policyFile, content);
+        const response = await graphql(gateway.url, 'mutation { reloadPolicies { apiKeys } }', { key: BOB });
+        expect(codesOf(response)).toEqual(['INVALID_CONFIG']);
+        // The attacker's follow-up: no key at all, then a made-up one, on the admin mutations.
+        for (const key of [undefined, 'not-a-key-at-all-000000']) {
+          expect(codesOf(await graphql(gateway.url, 'mutation { reloadPlugins { durationMs } }', { key }))).toEqual(['UNAUTHENTICATED']);
+          expect(codesOf(await graphql(gateway.url, 'mutation { reloadPolicies { apiKeys } }', { key }))).toEqual(['UNAUTHENTICATED']);
+        }
+        expect(idsOf(await graphql(gateway.url, TOOL_IDS, { key: ALICE })).length).toBeGreaterThan(0);
+      }
+    } finally {
+      writeFileSync(policyFile, POLICY);
+    }
+    expect(codesOf(await graphql(gateway.url, 'mutation { reloadPolicies { apiKeys } }', { key: BOB }))).toEqual([]);
+  });
 });
 
 describe('gateway with no API keys configured', () => {

@@ -53,6 +53,8 @@ function compile(set: PolicySet): CompiledPolicies {
 export class AccessPolicyService {
   private readonly logger = new Logger('AccessPolicy');
   private policies: CompiledPolicies = compile({ roles: [], apiKeys: [], source: null });
+  /** Set by the first load (at boot): a server that started with API keys never falls back to keyless local mode. */
+  private startedWithKeys: boolean | undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -74,6 +76,12 @@ export class AccessPolicyService {
    */
   async reload(): Promise<PolicySet> {
     const set = this.options.policyFile ? await loadPolicyFile(this.options.policyFile) : { roles: [], apiKeys: [], source: null };
+    if (this.startedWithKeys && set.apiKeys.length === 0) {
+      // Keyless local mode is decided at boot (and only served on loopback): a reload must not open a keyed server.
+      throw new ToolgateError(ErrorCode.INVALID_CONFIG, 'the policy file defines no API keys: this server started with keys and stays keyed; the policies in force are kept', [
+        { path: '/apiKeys', message: 'must not be empty on a server that started with API keys (restart on 127.0.0.1 for keyless local mode)' },
+      ]);
+    }
     const compiled = compile(set);
     await this.dataSource.transaction(async (tx) => {
       await tx.getRepository(ApiKeyEntity).clear();
@@ -82,6 +90,7 @@ export class AccessPolicyService {
       if (set.apiKeys.length > 0) await tx.getRepository(ApiKeyEntity).insert(set.apiKeys.map((k) => ({ ...k })));
     });
     this.policies = compiled;
+    this.startedWithKeys ??= set.apiKeys.length > 0;
     this.logger.log(
       { roles: set.roles.map((r) => r.name), apiKeys: set.apiKeys.length, source: set.source },
       set.apiKeys.length === 0 ? 'no API keys configured: every request acts as the local admin' : 'policies loaded',
