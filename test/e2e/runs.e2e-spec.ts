@@ -193,7 +193,7 @@ describe('runs over HTTP and WebSocket', () => {
     expect(run.status).toBe('SUCCEEDED');
     expect(run.steps.map((s) => [s.id, s.tool, s.status])).toEqual([
       ['a', 'units/convert@1.0.0', 'SUCCEEDED'],
-      ['b', 'calculator/evaluate@1.0.0', 'SUCCEEDED'],
+      ['b', 'calculator/evaluate@1.1.0', 'SUCCEEDED'],
     ]);
     expect(run.steps[1].output?.result).toBeCloseTo(16.09344, 5);
     expect(auditRows(run.id).steps).toBe(2);

@@ -60,6 +60,23 @@ describe('calculator/evaluate', () => {
     await expectInvalid('evaluate', { expression: 'leak + 1' }, '/expression');
   });
 
+  it('leaves no state behind for the next caller: attempts to reconfigure the shared evaluator are refused', async () => {
+    const attacks = [
+      'config({number: "BigNumber", precision: 1})',
+      'config({number: "Fraction"})',
+      'config({epsilon: 1})',
+      'f = config; f({precision: 2})',
+      'import({add: subtract}, {override: true})',
+      'g(x) = config(x); g({number: "BigNumber", precision: 1})',
+    ];
+    const plain = ['123456*2', '1/3', '0.1 + 0.2 == 0.3', '2^64'];
+    const before = await Promise.all(plain.map((expression) => call('evaluate', { expression })));
+    for (const expression of attacks) await expect(failure('evaluate', { expression })).resolves.toMatchObject({ message: expect.stringMatching(/disabled/) });
+    // Another tenant's plain arithmetic, after every attempt: the same answers.
+    expect(await Promise.all(plain.map((expression) => call('evaluate', { expression })))).toEqual(before);
+    expect(before[0].result).toBe(246912);
+  });
+
   it('rejects variable names that are not identifiers', async () => {
     await expectInvalid('evaluate', { expression: '1', variables: { 'a/b': 1 } }, '/variables/a~1b');
   });

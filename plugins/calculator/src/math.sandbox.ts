@@ -2,11 +2,13 @@ import { all, create } from 'mathjs';
 
 /**
  * Functions an untrusted expression must not reach: the ones the mathjs security guide names
- * (they parse or define code), plus the few that allocate unbounded memory from a short input
- * and the random ones, so that the same expression always gives the same answer.
+ * (they parse or define code), `config` (the instance is shared by every call: one caller's number
+ * mode would become the next caller's answer), plus the few that allocate unbounded memory from a
+ * short input and the random ones, so that the same expression always gives the same answer.
  */
 const DISABLED = [
   'import',
+  'config',
   'createUnit',
   'reviver',
   'evaluate',
