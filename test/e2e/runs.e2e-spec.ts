@@ -215,6 +215,30 @@ describe('runs over HTTP and WebSocket', () => {
     expect((await call<{ runs: { id: string }[] }>(RUNS, ALICE)).data?.runs.length).toBe(before);
   });
 
+  it('refuses arguments nested thousands of levels deep with a typed error, records nothing and keeps answering', async () => {
+    const before = (await call<{ runs: { id: string }[] }>(RUNS, ALICE)).data?.runs.length;
+    const deepObject = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const deepArray = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
+    const post = async (body: string) =>
+      (await (await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ALICE}` }, body })).json()) as {
+        errors?: { extensions?: { code?: string; details?: { path: string }[] } }[];
+      };
+    for (const deep of [deepObject, deepArray]) {
+      const response = await post(
+        `{"query":${JSON.stringify(EXECUTE_PLAN)},"variables":{"plan":{"steps":[{"id":"a","tool":"calculator/evaluate","arguments":{"expression":"1+1","variables":{"x":${deep}}}}]}}}`,
+      );
+      expect(response.errors?.map((e) => e.extensions?.code)).toEqual(['INVALID_ARGUMENTS']);
+      expect(response.errors?.[0].extensions?.details?.[0].path).toMatch(/^\/plan\/steps\/0\/arguments\/variables\/x\//);
+    }
+    // The same nesting written into the query text instead of a variable.
+    const literal = `mutation { executePlan(plan: {steps: [{id: "a", tool: "calculator/evaluate", arguments: {expression: "1", variables: ${'{a: '.repeat(3000)}1${'}'.repeat(3000)}}}]}) { id } }`;
+    const inline = await post(JSON.stringify({ query: literal }));
+    expect(inline.errors?.length).toBeGreaterThan(0);
+    expect(inline.errors?.map((e) => e.extensions?.code)).not.toContain('INTERNAL');
+    expect((await fetch(gateway.url.replace('/graphql', '/health'))).status).toBe(200);
+    expect((await call<{ runs: { id: string }[] }>(RUNS, ALICE)).data?.runs.length).toBe(before);
+  });
+
   it('a step that needs approval waits; another subject approves it and the run resumes, streamed in order over runEvents', async () => {
     const started = await call<{ executePlan: RunData }>(EXECUTE_PLAN, ALICE, { plan: purgePlan('purge-approved') });
     const run = started.data?.executePlan as RunData;

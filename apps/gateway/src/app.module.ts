@@ -11,6 +11,7 @@ import { PrincipalGuard } from './auth/principal.guard';
 import { PrincipalResolver } from './auth/principal.resolver';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { ErrorFilter } from './graphql/error.filter';
+import { InputDepthPipe } from './graphql/input-depth.pipe';
 import { operationLimitsPlugin } from './graphql/operation-limits.plugin';
 import { HealthController } from './health/health.controller';
 import { loggingModule } from './logging/logging.module';
@@ -119,6 +120,8 @@ export class AppModule {
         PrincipalResolver,
         { provide: APP_GUARD, useClass: PrincipalGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
+        // Depth first: class-validator walks input recursively.
+        { provide: APP_PIPE, useClass: InputDepthPipe },
         { provide: APP_PIPE, useValue: new ValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true }) },
       ],
     };
