@@ -13,18 +13,13 @@ const root = join(__dirname, '..');
 const SOURCE = /^[a-z0-9-]+\.[a-z0-9-]+\.ts$/;
 const SPEC = /^[a-z0-9-]+\.[a-z0-9-]+\.(spec|int-spec|e2e-spec)\.ts$/;
 
-/** Files that may break the rule, each with the reason. */
-const ALLOWED = new Map([
-  // (none today: migrations are `<timestamp>-<name>.migration.ts`, the worker entry is `tool-worker.main.ts`)
-]);
-
 const tracked = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '*.ts'], { cwd: root, encoding: 'utf8' })
   .split('\n')
   .filter((file) => /^(libs|apps|plugins)\//.test(file) && !file.includes('/dist/') && !file.includes('/node_modules/') && existsSync(join(root, file)));
 
 const offenders = tracked.filter((file) => {
   const name = basename(file);
-  return name !== 'index.ts' && !SOURCE.test(name) && !SPEC.test(name) && !ALLOWED.has(file);
+  return name !== 'index.ts' && !SOURCE.test(name) && !SPEC.test(name);
 });
 
 if (offenders.length > 0) {
@@ -36,7 +31,6 @@ if (offenders.length > 0) {
       'Rule: sources are <name>.<kind>.ts (or index.ts), specs <name>.<kind>.spec.ts / .int-spec.ts / .e2e-spec.ts,',
       'with name and kind in lowercase kebab-case: e.g. catalog.service.ts, tool-index.port.ts,',
       'embedded.tool-index.ts, tool.errors.ts, currency.lexicon.ts, plan.runner.spec.ts.',
-      'A file that must keep its name goes into ALLOWED in scripts/check-file-names.js, with the reason.',
       '',
     ].join('\n'),
   );
