@@ -21,5 +21,7 @@ module.exports = {
       testMatch: ['<rootDir>/{libs,apps}/*/src/**/*.int-spec.ts', '<rootDir>/test/integration/**/*.int-spec.ts'],
     },
     { ...common, displayName: 'e2e', setupFilesAfterEnv: ['<rootDir>/test/support/slow-tests.setup.ts'], testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    // Attacks over HTTP and WebSocket against the built server with two tenants.
+    { ...common, displayName: 'security', setupFilesAfterEnv: ['<rootDir>/test/support/slow-tests.setup.ts'], testMatch: ['<rootDir>/test/security/**/*.security-spec.ts'] },
   ],
 };

@@ -4,7 +4,7 @@ const { readFileSync } = require('node:fs');
 const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const byProject = {};
 for (const file of report.testResults) {
-  const project = file.name.endsWith('.e2e-spec.ts') ? 'e2e' : file.name.endsWith('.int-spec.ts') ? 'integration' : 'unit';
+  const project = file.name.endsWith('.e2e-spec.ts') ? 'e2e' : file.name.endsWith('.security-spec.ts') ? 'security' : file.name.endsWith('.int-spec.ts') ? 'integration' : 'unit';
   byProject[project] ??= { passed: 0, failed: 0 };
   const counts = byProject[project];
   for (const test of file.assertionResults) {

@@ -22,6 +22,12 @@ export enum ErrorCode {
   OVERLOADED = 'OVERLOADED',
   /** The caller (or shutdown) aborted the call before it finished. */
   CANCELLED = 'CANCELLED',
+  /** The caller spent its request budget (token bucket); retry after the time given in `retryAfterSeconds`. */
+  RATE_LIMITED = 'RATE_LIMITED',
+  /** The process running the step died before the step finished; recorded at the next start. */
+  INTERRUPTED = 'INTERRUPTED',
+  /** A tool's output is over the configured size limit (`limits.maxOutputBytes`). */
+  OUTPUT_TOO_LARGE = 'OUTPUT_TOO_LARGE',
 }
 
 /** One field-level problem: `path` is a JSON pointer (or dotted config path) into the offending input. */
