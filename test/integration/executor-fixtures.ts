@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Test } from '@nestjs/testing';
 import {
+  DEFAULT_ISOLATION_OPTIONS,
   DEFAULT_RESILIENCE_OPTIONS,
   type ExecutionRoute,
   ExecutionRoutes,
@@ -13,6 +14,7 @@ import {
   IsolatedToolInvoker,
   PlanRunner,
   PlanValidator,
+  type PreparedCall,
   type ResilienceOptions,
   ResilientToolInvoker,
   RoutingToolInvoker,
@@ -342,7 +344,8 @@ const base = (name, extra) => ({
 exports.tools = [
   base('read', { fallback: 'chaos/backup', run: (args) => ({ key: args.key, value: (args.value || '') + 'r' }) }),
   base('ledger', {
-    permissions: { scopes: [], risk: 'write' },
+    // Its side effect is a file: a worker without fs:write may not write anywhere.
+    permissions: { scopes: ['fs:write'], risk: 'write' },
     limits: { timeoutMs: 1000, maxConcurrency: 128, retries: 2, idempotent: false },
     run(args, ctx) {
       appendFileSync(${JSON.stringify(effectsLog)}, ctx.idempotencyKey + '\n');
@@ -423,8 +426,12 @@ export class ChaosToolInvoker extends ToolInvoker {
   }
 
   /** Start-up of what runs the tool (a worker loading the plugin) is not part of the chaos: passed straight through. */
-  override prepare(toolId: string, version: string, signal: AbortSignal): Promise<void> {
-    return this.inner.prepare(toolId, version, signal);
+  override prepare(call: PreparedCall, signal: AbortSignal): Promise<void> {
+    return this.inner.prepare(call, signal);
+  }
+
+  override release(call: PreparedCall): void {
+    this.inner.release(call);
   }
 
   async invoke(invocation: Invocation): Promise<unknown> {
@@ -517,7 +524,7 @@ export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHa
         maxSteps: 20,
         maxReplans: 0,
         isolation: options.isolation,
-        worker: { heapMb: 64, poolSize: 4, killGraceMs: 50, netHosts: [] },
+        worker: { ...DEFAULT_ISOLATION_OPTIONS, heapMb: 64, poolSize: 4, killGraceMs: 50, netHosts: [] },
         resilience,
         routes: [chaosRoute],
       }),

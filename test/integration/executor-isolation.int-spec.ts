@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { type Invocation, IsolatedToolInvoker, ResilientToolInvoker } from '@toolgate/executor';
+import { DEFAULT_ISOLATION_OPTIONS, type Invocation, IsolatedToolInvoker, ResilientToolInvoker } from '@toolgate/executor';
 import { CatalogService, RegistryModule, ToolVersionState } from '@toolgate/registry';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { testDatabase } from '../support/databases';
@@ -55,7 +55,7 @@ describe('isolated execution of catalog plugins (SQLite registry)', () => {
     app = await moduleRef.init();
     catalog = app.get(CatalogService);
     await catalog.loadPlugins();
-    isolated = new IsolatedToolInvoker(catalog, { heapMb: 64, poolSize: 1, killGraceMs: 50, netHosts: [] });
+    isolated = new IsolatedToolInvoker(catalog, { ...DEFAULT_ISOLATION_OPTIONS, heapMb: 64, poolSize: 1, killGraceMs: 50, netHosts: [] });
     invoker = new ResilientToolInvoker(isolated, catalog);
     // Thread start and module loading happen before any call's timeout starts.
     await Promise.all([isolated.warm('echo/say', '1.0.0'), isolated.warm('spin/spin', '1.0.0')]);

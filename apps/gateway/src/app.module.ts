@@ -55,10 +55,7 @@ const USE_CASES = [
 /** Registry, retrieval, planning and the use cases that span them; shared by the server and the CLI. */
 @Module({})
 export class CoreModule {
-  static forRoot(
-    config: AppConfig,
-    { logDestination = 1, indexSync = 'follow', healthChecks = true }: { logDestination?: 1 | 2; indexSync?: IndexSyncMode; healthChecks?: boolean } = {},
-  ): DynamicModule {
+  static forRoot(config: AppConfig, { logDestination = 1, indexSync = 'follow', longLived = true }: { logDestination?: 1 | 2; indexSync?: IndexSyncMode; longLived?: boolean } = {}): DynamicModule {
     // Each lib module declares what it imports; none is global.
     const registry = RegistryModule.forRoot(config.registry);
     // Document vectors persist in the catalog database: a restart embeds only new texts.
@@ -68,8 +65,13 @@ export class CoreModule {
       useFactory: (embeddingStore: EmbeddingCacheService) => ({ ...config.retrieval, embeddingStore }),
     });
     const planner = PlannerModule.forRoot({ ...config.planner, imports: [retrieval] });
-    // A long-lived server checks plugin health on a schedule; a short-lived CLI command does not.
-    const executor = ExecutorModule.forRoot({ ...config.executor, health: { ...config.executor.health, scheduled: healthChecks }, imports: [registry] });
+    // A long-lived server checks plugin health on a schedule and warms workers at boot; a short-lived CLI command does neither.
+    const executor = ExecutorModule.forRoot({
+      ...config.executor,
+      health: { ...config.executor.health, scheduled: longLived },
+      worker: { ...config.executor.worker, warmAtBoot: longLived && config.executor.worker.warmAtBoot },
+      imports: [registry],
+    });
     return {
       module: CoreModule,
       imports: [loggingModule(config.gateway.LOG_LEVEL, logDestination), registry, retrieval, planner, executor],

@@ -9,6 +9,7 @@ export { HealthGatedToolInvoker } from './health/health-gated.tool-invoker';
 export { type HealthVerdict, ToolHealthProbe } from './health/tool-health.probe';
 export { IsolatedToolInvoker } from './isolation/isolated.tool-invoker';
 export {
+  DEFAULT_ISOLATION_OPTIONS,
   DEFAULT_RESILIENCE_OPTIONS,
   type HealthOptions,
   type IsolationOptions,
@@ -23,7 +24,7 @@ export type { ExecutionKind, ExecutionRoute, ExecutionRouteContext, ExecutionRou
 export { EXECUTION_ROUTES } from './routing/execution-routes.list';
 export { RoutingToolInvoker } from './routing/routing.tool-invoker';
 export { serverExecutionRoute } from './runtime/server.execution-route';
-export { type AttemptReport, type Invocation, ToolInvoker } from './runtime/tool-invoker.port';
+export { type AttemptReport, type Invocation, type PreparedCall, ToolInvoker } from './runtime/tool-invoker.port';
 export { type ExecuteOptions, PlanRunner } from './scheduling/plan.runner';
 export { PlanValidator } from './validation/plan.validator';
 export { SchemaCache } from './validation/schema.cache';

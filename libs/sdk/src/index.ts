@@ -2,12 +2,12 @@ export { chooseDriver, type Driver, type DriverEnvOf, type DriverOptionsOf, driv
 export { ErrorCode, type ErrorDetail, ToolgateError } from './errors/toolgate.errors';
 export { canonicalJson, descriptorHash, type ToolDescriptor, toDescriptor } from './manifest/descriptor.hash';
 export * from './manifest/manifest.types';
-export { validateManifest } from './manifest/manifest.validator';
+export { SCHEMA_BOUNDS, validateManifest } from './manifest/manifest.validator';
 export { SUPPORTED_FORMATS, SUPPORTED_SCHEMA_KEYWORDS } from './manifest/schema-subset.validator';
 export { DEFAULT_LIMITS, defineTool } from './manifest/tool.definition';
 export { compileToolGlob, toolGlobProblem } from './manifest/tool.glob';
 export { formatToolId, NAMESPACE_PATTERN, namespaceOfPackage, parseToolRef, TOOL_NAME_PATTERN } from './manifest/tool.id';
-export { type PluginPackageField, type PluginPackageJson, parsePluginPackageJson } from './plugin/plugin.package';
+export { MAX_TOOLS_PER_PACKAGE, type PluginPackageField, type PluginPackageJson, parsePluginPackageJson } from './plugin/plugin.package';
 export {
   type ApprovalStatus,
   RUN_EVENT_TYPES,

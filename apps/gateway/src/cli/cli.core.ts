@@ -30,7 +30,7 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
   const level = process.env.LOG_LEVEL ?? 'warn';
   @Module({
     imports: [
-      CoreModule.forRoot({ ...config, gateway: { ...config.gateway, LOG_LEVEL: level as AppConfig['gateway']['LOG_LEVEL'] } }, { logDestination: 2, indexSync: 'on-demand', healthChecks: false }),
+      CoreModule.forRoot({ ...config, gateway: { ...config.gateway, LOG_LEVEL: level as AppConfig['gateway']['LOG_LEVEL'] } }, { logDestination: 2, indexSync: 'on-demand', longLived: false }),
     ],
   })
   class CliModule {}

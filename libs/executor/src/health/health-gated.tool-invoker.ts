@@ -1,5 +1,5 @@
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
-import { type Invocation, ToolInvoker } from '../runtime/tool-invoker.port';
+import { type Invocation, type PreparedCall, ToolInvoker } from '../runtime/tool-invoker.port';
 import type { HealthMonitor } from './health.monitor';
 
 /**
@@ -23,7 +23,11 @@ export class HealthGatedToolInvoker extends ToolInvoker {
     return this.inner.invoke(invocation);
   }
 
-  override prepare(toolId: string, version: string, signal: AbortSignal): Promise<void> {
-    return this.inner.prepare(toolId, version, signal);
+  override prepare(call: PreparedCall, signal: AbortSignal): Promise<void> {
+    return this.inner.prepare(call, signal);
+  }
+
+  override release(call: PreparedCall): void {
+    this.inner.release(call);
   }
 }

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { ErrorCode, ToolgateError, type ToolManifest } from '@toolgate/sdk';
-import { DEFAULT_RESILIENCE_OPTIONS } from '../resilience/resilience.config';
+import { DEFAULT_ISOLATION_OPTIONS, DEFAULT_RESILIENCE_OPTIONS } from '../resilience/resilience.config';
 import { ResilientToolInvoker } from '../resilience/resilient.tool-invoker';
 import type { Invocation } from '../runtime/tool-invoker.port';
 import { IsolatedToolInvoker } from './isolated.tool-invoker';
@@ -25,7 +25,7 @@ const CHAOS = `exports.tools = [
   ${tool('loop', '() => { for (;;) {} }')},
   ${tool('oom', '() => { const hog = []; for (;;) hog.push(new Array(1e6).fill(Math.random())); }')},
   ${tool('cooperative', '(args, ctx) => new Promise((resolve, reject) => { ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)); ctx.span.addEvent("waiting"); })')},
-  ${tool('ctx', "async (args, ctx) => { ctx.logger.info('hello from the worker', { n: 1 }); ctx.span.setAttribute('fixture.n', 7); return { callId: ctx.callId, idempotencyKey: ctx.idempotencyKey, principal: ctx.principal, threadId: require('node:worker_threads').threadId }; }")},
+  ${tool('ctx', "async (args, ctx) => { ctx.logger.info('hello from the worker', { n: 1 }); ctx.span.setAttribute('fixture.n', 7); return { callId: ctx.callId, idempotencyKey: ctx.idempotencyKey, principal: ctx.principal, pid: process.pid }; }")},
   ${tool('date', 'async () => ({ when: new Date(0) })')},
   ${tool('sneaky', 'async (args) => { const r = await fetch(args.url); return { status: r.status }; }')},
   ${tool('sneakyHttp', "(args) => new Promise((resolve, reject) => require('node:http').get(args.url, (res) => { res.resume(); resolve({ status: res.statusCode }); }).on('error', reject))")},
@@ -37,6 +37,19 @@ const CHAOS = `exports.tools = [
 const SLOW_LOADING = `const until = Date.now() + 600; while (Date.now() < until) {}
 exports.tools = [${tool('quick', 'async () => ({ ok: true })').replace('timeoutMs: 1000', 'timeoutMs: 200')}];`;
 
+/** What a hostile plugin tries once it runs: escape, snoop, exhaust the host, leave state behind. */
+const HOSTILE = `let calls = 0;
+exports.tools = [
+  ${tool('env', 'async () => ({ env: { ...process.env } })')},
+  ${tool('spawn', "async (args) => { const how = { exec: () => require('child_process').execSync('id').toString(), esm: () => import('node:child_process').then((m) => m.spawnSync('id').stdout.toString()), binding: () => process.binding('spawn_sync').spawn({ file: '/bin/sh', args: ['sh', '-c', 'id'], stdio: [] }), thread: () => new (require('node:worker_threads').Worker)('1', { eval: true }) }; return { out: await how[args.how]() }; }")},
+  ${tool('spawnAllowed', "async () => ({ out: require('child_process').execFileSync('node', ['-e', 'process.stdout.write(String(6*7))']).toString() })", "permissions: { scopes: ['proc:node'], risk: 'read' },")},
+  ${tool('snoop', "async (args) => ({ text: require('fs').readFileSync(args.path, 'utf8').slice(0, 40) })")},
+  ${tool('scribble', "async (args) => { require('fs').writeFileSync(args.path, 'pwned'); return {}; }")},
+  ${tool('huge', "async (args) => ({ text: 'x'.repeat(args.bytes) })")},
+  ${tool('forge', "async () => { const h = Buffer.alloc(4); h.writeUInt32BE(0xfffffff0, 0); require('fs').writeSync(3, h); return new Promise(() => {}); }")},
+  ${tool('counter', 'async () => ({ calls: ++calls })')},
+];`;
+
 const OTHER = `exports.tools = [${tool('echo', 'async (args) => ({ text: args.text, from: "other" })')}];`;
 
 let root: string;
@@ -45,10 +58,10 @@ let serverUrl: string;
 const manifests = new Map<string, ToolManifest>();
 const dirs = new Map<string, string>();
 
-function writePackage(name: string, source: string): string {
+function writePackage(name: string, source: string, env?: string[]): string {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `@fixtures/${name}`, version: '1.0.0', toolgate: { sdk: '^0.1.0', tools: './index.js' } }));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `@fixtures/${name}`, version: '1.0.0', toolgate: { sdk: '^0.1.0', tools: './index.js', ...(env ? { env } : {}) } }));
   writeFileSync(join(dir, 'index.js'), source);
   for (const manifest of require(join(dir, 'index.js')).tools as ToolManifest[]) {
     manifests.set(`${name}/${manifest.name}`, manifest);
@@ -89,13 +102,14 @@ beforeAll(async () => {
   writePackage('chaos', CHAOS);
   writePackage('other', OTHER);
   writePackage('slow', SLOW_LOADING);
+  writePackage('hostile', HOSTILE, ['TOOLGATE_FIXTURE_DECLARED']);
   server = createServer((_req, res) => res.end('pong'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 });
 
 beforeEach(() => {
-  invoker = new IsolatedToolInvoker(catalog, { heapMb: 32, poolSize: 2, killGraceMs: 50, netHosts: [] });
+  invoker = new IsolatedToolInvoker(catalog, { ...DEFAULT_ISOLATION_OPTIONS, heapMb: 32, poolSize: 2, killGraceMs: 50, netHosts: [] });
 });
 
 afterEach(async () => {
@@ -115,7 +129,7 @@ describe('IsolatedToolInvoker', () => {
     try {
       const output = (await invoker.invoke(invocation)) as Record<string, unknown>;
       expect(output).toMatchObject({ callId: invocation.callId, idempotencyKey: invocation.idempotencyKey, principal: { tenant: 'acme', subject: 'alice' } });
-      expect(output.threadId).not.toBe(0);
+      expect(output.pid).not.toBe(process.pid);
       expect(attributes).toEqual([['fixture.n', 7]]);
       expect(logged).toHaveBeenCalledWith({ tool: 'chaos/ctx@1.0.0', callId: invocation.callId, n: 1 }, 'hello from the worker');
     } finally {
@@ -174,7 +188,7 @@ describe('IsolatedToolInvoker', () => {
   });
 
   it('holds net:fetch tools to TOOLGATE_WORKER_NET_HOSTS when it is set', async () => {
-    const strict = new IsolatedToolInvoker(catalog, { heapMb: 32, poolSize: 1, killGraceMs: 50, netHosts: ['api.example.com'] });
+    const strict = new IsolatedToolInvoker(catalog, { ...DEFAULT_ISOLATION_OPTIONS, heapMb: 32, poolSize: 1, killGraceMs: 50, netHosts: ['api.example.com'] });
     try {
       await expect(failure(strict.invoke(call('chaos/fetcher', { url: serverUrl })))).resolves.toMatchObject({ code: ErrorCode.FORBIDDEN, message: expect.stringContaining('"127.0.0.1" is not in') });
     } finally {
@@ -202,5 +216,76 @@ describe('IsolatedToolInvoker', () => {
 
   it('answers TOOL_NOT_FOUND for a version the catalog has not loaded', async () => {
     await expect(invoker.invoke(call('chaos/nope'))).rejects.toMatchObject({ code: ErrorCode.TOOL_NOT_FOUND });
+  });
+});
+
+describe('IsolatedToolInvoker against a hostile plugin', () => {
+  const as = (tenant: string, toolId: string, args: Record<string, unknown> = {}) => ({ ...call(toolId, args), principal: { tenant, subject: 'mallory' } });
+
+  it('gives a worker only the variables its package declares, never the host secrets', async () => {
+    process.env.TOOLGATE_FIXTURE_DECLARED = 'declared-value';
+    process.env.OPENAI_API_KEY = 'sk-host-secret';
+    process.env.TOOLGATE_ADMIN_KEY = 'host-admin-key-secret';
+    try {
+      const { env } = (await invoker.invoke(call('hostile/env'))) as { env: Record<string, string> };
+      expect(env.TOOLGATE_FIXTURE_DECLARED).toBe('declared-value');
+      expect(JSON.stringify(env)).not.toMatch(/secret/);
+      expect(Object.keys(env).every((name) => ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'TOOLGATE_FIXTURE_DECLARED'].includes(name))).toBe(true);
+    } finally {
+      delete process.env.TOOLGATE_FIXTURE_DECLARED;
+      delete process.env.OPENAI_API_KEY;
+      delete process.env.TOOLGATE_ADMIN_KEY;
+    }
+  });
+
+  it.each(['exec', 'esm', 'binding', 'thread'])('refuses to start a process or thread (%s) for a tool without a proc: scope', async (how) => {
+    const outcome = await failure(invoker.invoke(call('hostile/spawn', { how })));
+    expect(outcome.code).toBe(ErrorCode.TOOL_FAILED);
+    expect(outcome.message).not.toMatch(/uid=/);
+  });
+
+  it('lets a tool that declares a proc: scope start processes', async () => {
+    await expect(invoker.invoke(call('hostile/spawnAllowed'))).resolves.toEqual({ out: '42' });
+  });
+
+  it('keeps a tool without fs scopes from reading files outside its package or writing anywhere', async () => {
+    const secret = join(root, 'catalog.sqlite');
+    writeFileSync(secret, 'other tenants runs');
+    expect((await failure(invoker.invoke(call('hostile/snoop', { path: secret })))).code).toBe(ErrorCode.TOOL_FAILED);
+    expect((await failure(invoker.invoke(call('hostile/snoop', { path: '/etc/passwd' })))).code).toBe(ErrorCode.TOOL_FAILED);
+    const target = join(root, 'pwned.txt');
+    expect((await failure(invoker.invoke(call('hostile/scribble', { path: target })))).code).toBe(ErrorCode.TOOL_FAILED);
+    expect(() => readFileSync(target)).toThrow();
+  });
+
+  it('refuses an output over the limit in the worker, before it crosses, and the worker keeps serving', async () => {
+    const small = new IsolatedToolInvoker(catalog, { ...DEFAULT_ISOLATION_OPTIONS, heapMb: 128, poolSize: 1, maxOutputBytes: 64 * 1024 });
+    try {
+      const outcome = await failure(small.invoke(call('hostile/huge', { bytes: 50 * 1024 * 1024 })));
+      expect(outcome).toEqual({ code: ErrorCode.OUTPUT_TOO_LARGE, message: expect.stringContaining('over its limit of 65536') });
+      await expect(small.invoke(call('hostile/huge', { bytes: 10 }))).resolves.toEqual({ text: 'xxxxxxxxxx' });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('replaces a worker that writes a forged oversized frame to the host channel', async () => {
+    const outcome = await failure(invoker.invoke(call('hostile/forge')));
+    expect(outcome.code).toBe(ErrorCode.OUTPUT_TOO_LARGE);
+    await expect(invoker.invoke(call('hostile/counter'))).resolves.toEqual({ calls: 1 });
+  });
+
+  it('never lets state one tenant left in a worker reach another tenant', async () => {
+    for (let i = 1; i <= 3; i++) await expect(invoker.invoke(as('globex', 'hostile/counter'))).resolves.toEqual({ calls: i });
+    await expect(invoker.invoke(as('acme', 'hostile/counter'))).resolves.toEqual({ calls: 1 });
+  });
+
+  it('runs the new code after the catalog pins a changed version (a reload reaches the workers)', async () => {
+    const dir = writePackage('reloaded', `exports.tools = [${tool('echo', 'async () => ({ code: "old" })')}];`);
+    await expect(invoker.invoke(call('reloaded/echo'))).resolves.toEqual({ code: 'old' });
+    writeFileSync(join(dir, 'index.js'), `exports.tools = [${tool('echo', 'async () => ({ code: "new" })', "tags: ['changed'],")}];`);
+    // What a reload does: the catalog now pins the descriptor of the code on disk.
+    manifests.set('reloaded/echo', { ...(manifests.get('reloaded/echo') as ToolManifest), tags: ['changed'] });
+    await expect(invoker.invoke(call('reloaded/echo'))).resolves.toEqual({ code: 'new' });
   });
 });

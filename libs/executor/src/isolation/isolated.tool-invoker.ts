@@ -1,12 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { CatalogService } from '@toolgate/registry';
 import { descriptorHash, ErrorCode, parseToolRef, ToolgateError, type ToolLogger, type ToolManifest, type ToolSpan } from '@toolgate/sdk';
 import type { HealthVerdict, ToolHealthProbe } from '../health/tool-health.probe';
 import { DEFAULT_ISOLATION_OPTIONS, type IsolationOptions } from '../resilience/resilience.config';
-import { type Invocation, ToolInvoker } from '../runtime/tool-invoker.port';
-import { type CallSinks, PluginWorkerPool } from './plugin-worker.pool';
+import { type Invocation, type PreparedCall, ToolInvoker } from '../runtime/tool-invoker.port';
+import { type CallSinks, PluginWorkerPool, SDK_DIR, SpareWorkers, type WorkerProfile } from './plugin-worker.pool';
+import type { LoadRequest, WorkerRequest } from './tool-worker.protocol';
 
 /** What the invoker needs of the catalog: a version's manifest and the folder of the package that ships it. CatalogService fits. */
 export type PluginCodeLookup = Pick<CatalogService, 'manifest' | 'packageDir'>;
@@ -18,22 +19,71 @@ interface LocatedTool {
   name: string;
   entry: string;
   hash: string;
+  /** What its workers may do, from the tool's scopes and the package's declared environment. */
+  profile: WorkerProfile;
+}
+
+/** Host variables every worker gets (none is a secret; tools that start processes need PATH). */
+const BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
+/** The pool key part for calls that belong to no tenant (health checks, warm-up). */
+const PLATFORM = '';
+
+/** Directories a worker must read to load its package: the package itself, every node_modules it resolves from, the sdk. */
+function loadPaths(dir: string): string[] {
+  const paths = new Set<string>();
+  for (const root of [dir, SDK_DIR]) {
+    paths.add(root);
+    for (let at = realpathSync(root); ; at = dirname(at)) {
+      if (at === realpathSync(root)) paths.add(at);
+      const modules = join(at, 'node_modules');
+      if (existsSync(modules)) paths.add(modules);
+      if (dirname(at) === at) break;
+    }
+  }
+  return [...paths];
+}
+
+function profileOf(manifest: ToolManifest, dir: string, entry: string, declaredEnv: readonly string[]): WorkerProfile {
+  const scopes = manifest.permissions.scopes;
+  const env = Object.fromEntries([...BASE_ENV, ...declaredEnv].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])));
+  return {
+    entry,
+    env,
+    readPaths: scopes.includes('fs:read') || scopes.includes('fs:write') ? ['*'] : loadPaths(dir),
+    write: scopes.includes('fs:write'),
+    spawn: scopes.some((scope) => scope.startsWith('proc:')),
+  };
 }
 
 /**
- * Runs plugin code in worker threads, one small pool per plugin package version, so a runaway can be
- * stopped: a tool that ignores its aborted signal past the grace period, loops forever or exhausts
- * its heap (`resourceLimits`) loses its worker, which is replaced; other packages' workers, and other
- * workers of the same package, keep serving. Arguments and outputs cross as plain JSON.
+ * Runs plugin code in worker processes, one small pool per plugin package version, tenant and
+ * permission profile, so a runaway can be stopped and nothing crosses tenants: a tool that ignores
+ * its aborted signal past the grace period, loops forever or exhausts its heap loses its worker, which
+ * is replaced; other pools keep serving. Arguments and outputs cross as bounded JSON frames.
  *
- * Scopes bound what the worker lets a tool do: without `net:fetch` it gets no network at all
- * (fetch, http, https, net and tls all refuse); with it, only hosts in TOOLGATE_WORKER_NET_HOSTS when set.
+ * Per-tenant pools are the chosen trade-off between a fresh process per call (no state survives any
+ * call, but every call pays a process start and module load) and shared workers (cheapest, but one
+ * tenant's call can leave state another tenant's call sees): state can only cross calls of the same
+ * tenant. When a package's code changes (reload, approval, upgrade in place), its pools are retired and
+ * the next call starts workers that load the code the catalog pinned.
+ *
+ * Scopes bound what a worker process may do, enforced by Node's permission model and the network
+ * guard: without `net:fetch` no network at all (fetch, http, https, net and tls all refuse); with it,
+ * only hosts in TOOLGATE_WORKER_NET_HOSTS when set. Without `fs:read`/`fs:write` it reads only what
+ * loading its package needs and writes nowhere; without a `proc:*` scope it cannot start processes or
+ * threads. Its environment holds only the variables its package declares (`toolgate.env`).
  * The timeout itself comes from the caller's signal (ResilientToolInvoker aborts it per attempt).
  */
 export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe, OnApplicationShutdown {
   private readonly logger = new Logger('IsolatedTools');
-  private readonly pools = new Map<string, PluginWorkerPool>();
+  private readonly pools = new Map<string, { pool: PluginWorkerPool; entry: string; generation: number; lastUsed: number }>();
+  /** Workers `prepare` reserved, by call id, until the call runs or is released. */
+  private readonly reserved = new Map<string, { pool: PluginWorkerPool; worker: Awaited<ReturnType<PluginWorkerPool['reserve']>> }>();
+  private readonly spares = new Map<string, { spares: SpareWorkers; entry: string; generation: number }>();
   private readonly located = new Map<string, LocatedTool>();
+  /** Bumped per package entry when its code changes; pools of an older generation are retired. */
+  private readonly generations = new Map<string, number>();
+  private readonly sweeper: NodeJS.Timeout;
   private closed = false;
 
   constructor(
@@ -41,35 +91,44 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     private readonly options: IsolationOptions = DEFAULT_ISOLATION_OPTIONS,
   ) {
     super();
+    this.sweeper = setInterval(() => this.stopIdlePools(), Math.max(1000, Math.floor(options.idleMs / 2)));
+    this.sweeper.unref();
   }
 
   async invoke(invocation: Invocation): Promise<unknown> {
     const tool = this.locate(invocation.toolId, invocation.version);
     const id = `${invocation.toolId}@${invocation.version}`;
     const sinks: CallSinks = { logger: this.toolLogger(id, invocation.callId), span: invocation.span ?? NO_SPAN };
-    return this.pool(tool.entry).call(
-      {
-        type: 'run',
-        callId: invocation.callId,
-        tool: tool.name,
-        descriptorHash: tool.hash,
-        arguments: invocation.arguments,
-        scopes: [...tool.manifest.permissions.scopes],
-        idempotencyKey: invocation.idempotencyKey,
-        principal: { tenant: invocation.principal.tenant, subject: invocation.principal.subject },
-      },
-      invocation.signal,
-      sinks,
-    );
+    const reservation = this.reserved.get(invocation.callId);
+    this.reserved.delete(invocation.callId);
+    const pool = reservation?.pool ?? this.pool(tool, invocation.principal.tenant);
+    const run = (request: WorkerRequest) => (reservation ? pool.callOn(reservation.worker, request, invocation.signal, sinks) : pool.call(request, invocation.signal, sinks));
+    return run({
+      type: 'run',
+      callId: invocation.callId,
+      tool: tool.name,
+      descriptorHash: tool.hash,
+      arguments: invocation.arguments,
+      scopes: [...tool.manifest.permissions.scopes],
+      idempotencyKey: invocation.idempotencyKey,
+      principal: { tenant: invocation.principal.tenant, subject: invocation.principal.subject },
+      maxOutputBytes: Math.min(tool.manifest.limits.maxOutputBytes ?? this.options.maxOutputBytes, this.options.maxOutputBytes),
+    });
   }
 
-  /** Boots and loads a worker when the package has none idle, so the call's timeout starts with a ready worker. */
-  override async prepare(toolId: string, version: string, signal: AbortSignal): Promise<void> {
-    const tool = this.locate(toolId, version);
-    const pool = this.pool(tool.entry);
-    if (!pool.needsWorker) return;
-    const sinks: CallSinks = { logger: this.toolLogger(`${toolId}@${version}`, 'warm-up'), span: NO_SPAN };
-    await pool.call({ type: 'load', callId: `load:${toolId}@${version}:${Date.now()}`, tool: tool.name, descriptorHash: tool.hash, scopes: [] }, signal, sinks);
+  /** Reserves a worker with the tool loaded (starting one, or waiting for a free one), so the call's timeout starts with a ready worker. */
+  override async prepare(call: PreparedCall, signal: AbortSignal): Promise<void> {
+    const tool = this.locate(call.toolId, call.version);
+    const pool = this.pool(tool, call.principal.tenant);
+    const worker = await pool.reserve(this.loadRequest(tool), signal, { logger: this.toolLogger(`${call.toolId}@${call.version}`, 'warm-up'), span: NO_SPAN });
+    this.reserved.set(call.callId, { pool, worker });
+  }
+
+  override release(call: PreparedCall): void {
+    const reservation = this.reserved.get(call.callId);
+    if (!reservation) return;
+    this.reserved.delete(call.callId);
+    reservation.pool.giveBack(reservation.worker);
   }
 
   /** Runs the version's healthCheck in its package's worker pool (a hanging check is terminated like a hanging call). */
@@ -78,41 +137,107 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     if (!tool.manifest.healthCheck) return undefined;
     const sinks: CallSinks = { logger: this.toolLogger(`${toolId}@${version}`, 'health'), span: NO_SPAN };
     const callId = `health:${toolId}@${version}:${Date.now()}`;
-    return (await this.pool(tool.entry).call({ type: 'health', callId, tool: tool.name, descriptorHash: tool.hash, scopes: [...tool.manifest.permissions.scopes] }, signal, sinks)) as HealthVerdict;
+    return (await this.pool(tool, PLATFORM).call(
+      { type: 'health', callId, tool: tool.name, descriptorHash: tool.hash, scopes: [...tool.manifest.permissions.scopes] },
+      signal,
+      sinks,
+    )) as HealthVerdict;
   }
 
   /**
-   * Boots a worker of the version's package and loads the tool in it, so the first call does not pay
-   * for thread start and module loading inside its timeout (call at startup for the tools in use).
+   * Starts a spare worker of the version's package with the tool loaded, so the first call of any
+   * tenant does not wait for process start and module loading (the server does this at boot for the
+   * active tools; every spare taken is replaced).
    */
   async warm(toolId: string, version: string): Promise<void> {
     const tool = this.locate(toolId, version);
-    const sinks: CallSinks = { logger: this.toolLogger(`${toolId}@${version}`, 'warm-up'), span: NO_SPAN };
-    await this.pool(tool.entry).call({ type: 'load', callId: `load:${toolId}@${version}:${Date.now()}`, tool: tool.name, descriptorHash: tool.hash, scopes: [] }, new AbortController().signal, sinks);
+    await this.sparesFor(tool).fill(this.loadRequest(tool), { logger: this.toolLogger(`${toolId}@${version}`, 'warm-up'), span: NO_SPAN });
   }
 
-  /** Live worker threads per plugin entry (for tests and metrics). */
+  /** Warms every given version, a few at a time, logging (not throwing) what fails to start. */
+  async warmAll(versions: readonly { toolId: string; version: string }[]): Promise<void> {
+    const queue = [...versions];
+    const startOne = async (): Promise<void> => {
+      for (let next = queue.shift(); next && !this.closed; next = queue.shift()) {
+        await this.warm(next.toolId, next.version).catch((error: unknown) => this.logger.warn({ tool: `${next.toolId}@${next.version}`, err: error }, 'warm-up failed'));
+      }
+    };
+    await Promise.all([startOne(), startOne()]);
+  }
+
+  /** Live worker processes per plugin entry, over all tenants (for tests and metrics). */
   workerCounts(): Record<string, number> {
-    return Object.fromEntries([...this.pools].map(([entry, pool]) => [entry, pool.size]));
+    const counts: Record<string, number> = {};
+    for (const { entry, pool } of this.pools.values()) counts[entry] = (counts[entry] ?? 0) + pool.size;
+    return counts;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.pools.values()].map((p) => p.close()));
+    clearInterval(this.sweeper);
+    await Promise.all([...[...this.pools.values()].map(({ pool }) => pool.close()), ...[...this.spares.values()].map(({ spares }) => spares.close())]);
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.close();
   }
 
-  private pool(entry: string): PluginWorkerPool {
+  private pool(tool: LocatedTool, tenant: string): PluginWorkerPool {
     if (this.closed) throw new ToolgateError(ErrorCode.UNAVAILABLE, 'the executor is shutting down');
-    let pool = this.pools.get(entry);
-    if (!pool) {
-      pool = new PluginWorkerPool(entry, this.options);
-      this.pools.set(entry, pool);
+    const { profile } = tool;
+    const generation = this.generations.get(tool.entry) ?? 0;
+    const key = JSON.stringify([tool.entry, tenant, profile.readPaths.includes('*'), profile.write, profile.spawn, generation]);
+    let held = this.pools.get(key);
+    if (!held) {
+      const spares = this.sparesFor(tool);
+      const sinks: CallSinks = { logger: this.toolLogger(tool.name, 'warm-up'), span: NO_SPAN };
+      const refill = () => void spares.fill(this.loadRequest(tool), sinks).catch((error: unknown) => this.logger.warn({ entry: tool.entry, err: error }, 'spare worker failed to start'));
+      held = { pool: new PluginWorkerPool(profile, this.options, { take: () => spares.take(), took: refill }), entry: tool.entry, generation, lastUsed: Date.now() };
+      this.pools.set(key, held);
     }
-    return pool;
+    held.lastUsed = Date.now();
+    return held.pool;
+  }
+
+  /** One set of spares per package, profile and code generation: what a spare may do is fixed at its start. */
+  private sparesFor(tool: LocatedTool): SpareWorkers {
+    const generation = this.generations.get(tool.entry) ?? 0;
+    const key = JSON.stringify([tool.entry, tool.profile.readPaths.includes('*'), tool.profile.write, tool.profile.spawn, generation]);
+    let held = this.spares.get(key);
+    if (!held) {
+      held = { spares: new SpareWorkers(tool.profile, this.options), entry: tool.entry, generation };
+      this.spares.set(key, held);
+    }
+    return held.spares;
+  }
+
+  private loadRequest(tool: LocatedTool): LoadRequest {
+    return { type: 'load', callId: `load:${tool.name}:${Date.now()}`, tool: tool.name, descriptorHash: tool.hash, scopes: [] };
+  }
+
+  /** The package's code changed: its workers hold the old module, so they finish what they run and stop. */
+  private retire(entry: string): void {
+    const generation = (this.generations.get(entry) ?? 0) + 1;
+    this.generations.set(entry, generation);
+    for (const [key, held] of this.pools) {
+      if (held.entry !== entry || held.generation >= generation) continue;
+      this.pools.delete(key);
+      void held.pool.retire();
+    }
+    for (const [key, held] of this.spares) {
+      if (held.entry !== entry || held.generation >= generation) continue;
+      this.spares.delete(key);
+      void held.spares.close();
+    }
+  }
+
+  private stopIdlePools(): void {
+    const before = Date.now() - this.options.idleMs;
+    for (const [key, held] of this.pools) {
+      if (held.lastUsed > before || !held.pool.quiet) continue;
+      this.pools.delete(key);
+      void held.pool.close();
+    }
   }
 
   private locate(toolId: string, version: string): LocatedTool {
@@ -122,13 +247,14 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     if (!manifest || !dir) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool ${key} is not loaded`);
     const cached = this.located.get(key);
     if (cached?.manifest === manifest) return cached;
-    const packageJson = JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { toolgate?: { tools?: string } };
+    const packageJson = JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { toolgate?: { tools?: string; env?: string[] } };
     const entry = resolve(dir, packageJson.toolgate?.tools ?? '');
     const inside = relative(dir, entry);
     if (!packageJson.toolgate?.tools || inside.startsWith('..') || isAbsolute(inside)) {
       throw new ToolgateError(ErrorCode.PLUGIN_INVALID, `${key}: package.json in ${dir} no longer names a tools entry inside the package`);
     }
-    const located = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest) };
+    const located: LocatedTool = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest), profile: profileOf(manifest, dir, entry, packageJson.toolgate.env ?? []) };
+    if (cached && cached.hash !== located.hash) this.retire(entry);
     this.located.set(key, located);
     return located;
   }

@@ -1,11 +1,12 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Readable, Writable } from 'node:stream';
 import { ErrorCode, ToolgateError, type ToolLogger, type ToolSpan } from '@toolgate/sdk';
 import type { IsolationOptions } from '../resilience/resilience.config';
 import { TOOL_WORKER_SOURCE } from './tool-worker.main';
-import type { SerializedError, WorkerReply, WorkerRequest } from './tool-worker.protocol';
+import type { LoadRequest, SerializedError, WorkerReply, WorkerRequest } from './tool-worker.protocol';
 
 /**
  * The host's built sdk, for the worker's descriptor-hash check. Resolved through its package.json so a
@@ -14,6 +15,31 @@ import type { SerializedError, WorkerReply, WorkerRequest } from './tool-worker.
 const SDK_PACKAGE = createRequire(__filename).resolve('@toolgate/sdk/package.json');
 const SDK_ENTRY = resolve(dirname(SDK_PACKAGE), (JSON.parse(readFileSync(SDK_PACKAGE, 'utf8')) as { main: string }).main);
 const KNOWN_CODES = new Set<string>(Object.values(ErrorCode));
+/** Directory of the built sdk package, which every worker may read (the descriptor-hash check loads it). */
+export const SDK_DIR = dirname(SDK_PACKAGE);
+/** Node 20 and 22 spell the permission model `--experimental-permission`; 23+ `--permission`. */
+const PERMISSION_FLAG = Number(process.versions.node.split('.')[0]) >= 23 ? '--permission' : '--experimental-permission';
+/** Room a reply frame may take beyond the output it carries (envelope, error messages, log fields). */
+const FRAME_OVERHEAD_BYTES = 64 * 1024;
+/** The tail of a worker's stderr kept to explain its death (e.g. V8's heap-exhaustion report). */
+const STDERR_TAIL_BYTES = 8 * 1024;
+
+/**
+ * What one worker process may do, fixed when it starts (Node's permission model works per process):
+ * a pool's workers share one profile, derived from the scopes of the tool they run.
+ */
+export interface WorkerProfile {
+  /** Absolute path of the plugin package's tools entry. */
+  entry: string;
+  /** The whole environment the process gets: only what the plugin declared, nothing of the host's. */
+  env: Record<string, string>;
+  /** Paths the process may read (its package, the node_modules it resolves from, the sdk); `*` for tools with `fs:read`. */
+  readPaths: string[];
+  /** `fs:write` tools may write; others may not write anywhere. */
+  write: boolean;
+  /** `proc:*` tools may start processes; others may not (child_process, worker_threads, process.binding alike). */
+  spawn: boolean;
+}
 
 /** Where a call's logs and span updates go in the host. */
 export interface CallSinks {
@@ -27,6 +53,8 @@ interface PendingCall {
   reject: (error: ToolgateError) => void;
   sinks: CallSinks;
   settled: boolean;
+  /** The worker stays reserved after this request (a load before the reserved call). */
+  keep: boolean;
   detach: () => void;
   killTimer?: NodeJS.Timeout;
 }
@@ -42,53 +70,143 @@ function revive(error: SerializedError, tool: string): ToolgateError {
   return new ToolgateError(ErrorCode.TOOL_FAILED, `${tool} failed: ${error.message}`, [], { cause });
 }
 
-/** One worker thread running one call at a time. */
+interface WorkerEvents {
+  free: (worker: PluginWorker) => void;
+  exited: (worker: PluginWorker) => void;
+}
+
+/** Frames the worker sends: 4-byte big-endian length, then JSON. A frame over `maxBytes` kills the worker before it is buffered. */
+function readFrames(stream: Readable, maxBytes: number, onFrame: (message: unknown) => void, onOversize: (bytes: number) => void): void {
+  let buffered: Buffer = Buffer.alloc(0);
+  stream.on('data', (chunk: Buffer) => {
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    while (buffered.length >= 4) {
+      const size = buffered.readUInt32BE(0);
+      if (size > maxBytes) {
+        buffered = Buffer.alloc(0);
+        stream.destroy();
+        onOversize(size);
+        return;
+      }
+      if (buffered.length < 4 + size) return;
+      const body = buffered.subarray(4, 4 + size);
+      buffered = buffered.subarray(4 + size);
+      try {
+        onFrame(JSON.parse(body.toString('utf8')));
+      } catch {
+        // Not a frame the host sent the code for: the plugin wrote to the channel itself.
+        stream.destroy();
+        onOversize(-1);
+        return;
+      }
+    }
+  });
+}
+
+function writeFrame(stream: Writable, message: unknown): void {
+  const body = Buffer.from(JSON.stringify(message), 'utf8');
+  const header = Buffer.alloc(4);
+  header.writeUInt32BE(body.length, 0);
+  stream.write(Buffer.concat([header, body]));
+}
+
+/** The command line of a worker process: the permission model from its profile, the heap limit, the worker's code. */
+export function workerArguments(profile: WorkerProfile, options: IsolationOptions): string[] {
+  return [
+    PERMISSION_FLAG,
+    '--disable-warning=ExperimentalWarning',
+    ...profile.readPaths.map((path) => `--allow-fs-read=${path}`),
+    ...(profile.write ? ['--allow-fs-write=*'] : []),
+    ...(profile.spawn ? ['--allow-child-process', '--allow-worker'] : []),
+    `--max-old-space-size=${options.heapMb}`,
+    `--max-semi-space-size=${Math.min(64, Math.max(1, Math.floor(options.heapMb / 16)))}`,
+    '-e',
+    TOOL_WORKER_SOURCE,
+  ];
+}
+
+/**
+ * One worker process running one call at a time. A process rather than a thread: its heap, its
+ * environment and what it may touch (files, processes) are its own, enforced by the OS and Node's
+ * permission model, and whatever it does to its memory can never abort the gateway.
+ */
 class PluginWorker {
   alive = true;
-  private readonly thread: Worker;
+  /** Tools this process has loaded and verified (a reserved worker skips the load round trip for them). */
+  readonly loaded = new Set<string>();
+  private readonly child: ChildProcess;
   private pending: PendingCall | undefined;
   private stopping: ToolgateError | undefined;
+  private stderrTail = '';
 
   constructor(
-    entry: string,
+    profile: WorkerProfile,
     private readonly options: IsolationOptions,
-    private readonly events: { free: (worker: PluginWorker) => void; exited: (worker: PluginWorker) => void },
+    private events: WorkerEvents,
   ) {
-    this.thread = new Worker(TOOL_WORKER_SOURCE, {
-      eval: true,
-      workerData: { entry, netHosts: options.netHosts, sdk: SDK_ENTRY },
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(4, Math.floor(options.heapMb / 8))) },
+    this.child = spawn(process.execPath, workerArguments(profile, options), { env: profile.env, stdio: ['pipe', 'ignore', 'pipe', 'pipe'] });
+    const [stdin, , stderr, replies] = this.child.stdio as unknown as [Writable, null, Readable, Readable];
+    stdin.on('error', () => undefined);
+    stderr.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
-    this.thread.on('message', (reply: WorkerReply) => this.onReply(reply));
-    this.thread.on('error', (error: Error & { code?: string }) => this.onCrash(error));
-    this.thread.on('exit', (code) => this.onExit(code));
+    readFrames(
+      replies,
+      options.maxOutputBytes + FRAME_OVERHEAD_BYTES,
+      (reply) => this.onReply(reply as WorkerReply),
+      (bytes) => {
+        void this.stop(
+          new ToolgateError(
+            ErrorCode.OUTPUT_TOO_LARGE,
+            bytes < 0
+              ? `${this.pending?.request.tool ?? 'plugin'} wrote to the host channel itself; its worker was replaced`
+              : `${this.pending?.request.tool ?? 'plugin'} sent ${bytes} bytes, over the limit of ${options.maxOutputBytes}; its worker was replaced`,
+          ),
+        );
+      },
+    );
+    this.child.on('error', (error: Error) => this.onCrash(error));
+    this.child.on('exit', (code, signal) => this.onExit(code, signal));
+    writeFrame(stdin, { type: 'boot', boot: { entry: profile.entry, netHosts: options.netHosts, sdk: SDK_ENTRY } });
   }
 
   get busy(): boolean {
     return this.pending !== undefined;
   }
 
-  call(request: WorkerRequest, signal: AbortSignal, sinks: CallSinks): Promise<unknown> {
-    this.thread.ref();
+  /** Moves a spare into the pool that takes it. */
+  adopt(events: WorkerEvents): void {
+    this.events = events;
+  }
+
+  /** Runs one request; the worker goes back to its pool when it answers, unless `keep` (it stays reserved). */
+  call(request: WorkerRequest, signal: AbortSignal, sinks: CallSinks, keep = false): Promise<unknown> {
+    this.child.ref();
     return new Promise((resolve, reject) => {
       const onAbort = () => this.abort(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
-      this.pending = { request, resolve, reject, sinks, settled: false, detach: () => signal.removeEventListener('abort', onAbort) };
-      this.thread.postMessage(request);
+      this.pending = { request, resolve, reject, sinks, settled: false, keep, detach: () => signal.removeEventListener('abort', onAbort) };
+      writeFrame(this.child.stdin as Writable, request);
     });
   }
 
-  /** Terminates the thread; a call in progress ends with `reason`. */
-  stop(reason: ToolgateError): Promise<number> {
+  /** Kills the process; a call in progress ends with `reason`. */
+  stop(reason: ToolgateError): Promise<void> {
     this.stopping ??= reason;
-    return this.thread.terminate();
+    if (!this.alive) return Promise.resolve();
+    return new Promise((done) => {
+      this.child.once('exit', () => done());
+      this.child.kill('SIGKILL');
+    });
   }
 
   idle(): void {
-    this.thread.unref();
+    // An idle worker must not keep the host's event loop alive.
+    this.child.unref();
+    for (const stream of this.child.stdio) (stream as { unref?: () => void } | null)?.unref?.();
   }
 
-  /** The caller stops waiting now; the tool gets the abort and a grace period to stop before the thread is terminated. */
+  /** The caller stops waiting now; the tool gets the abort and a grace period to stop before the process is killed. */
   private abort(reason: unknown): void {
     const call = this.pending;
     if (!call || call.settled) return;
@@ -101,7 +219,7 @@ class PluginWorker {
           ? new ToolgateError(ErrorCode.TIMEOUT, `${tool} timed out`, [], { cause: reason })
           : new ToolgateError(ErrorCode.CANCELLED, `call of ${tool} cancelled`, [], { cause: reason }),
     );
-    this.thread.postMessage({ type: 'abort', callId: call.request.callId, reason: timedOut ? 'TIMEOUT' : 'CANCELLED' });
+    writeFrame(this.child.stdin as Writable, { type: 'abort', callId: call.request.callId, reason: timedOut ? 'TIMEOUT' : 'CANCELLED' });
     call.killTimer = setTimeout(() => void this.stop(new ToolgateError(ErrorCode.TIMEOUT, `${tool} ignored its abort signal`)), this.options.killGraceMs);
   }
 
@@ -126,36 +244,96 @@ class PluginWorker {
       if (reply.event) call.sinks.span.addEvent(reply.event.name, reply.event.attributes);
       return;
     }
-    if (reply.ok) this.settle(undefined, reply.value);
-    else this.settle(revive(reply.error, call.request.tool));
+    if (reply.ok) {
+      this.loaded.add(call.request.tool);
+      this.settle(undefined, reply.value);
+    } else this.settle(revive(reply.error, call.request.tool));
     clearTimeout(call.killTimer);
     this.pending = undefined;
-    this.events.free(this);
+    if (!call.keep) this.events.free(this);
   }
 
-  private onCrash(error: Error & { code?: string }): void {
+  private onCrash(error: Error): void {
     const tool = this.pending?.request.tool ?? 'plugin';
-    const typed =
-      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? new ToolgateError(ErrorCode.TOOL_FAILED, `${tool} exhausted its memory limit (${this.options.heapMb} MB heap); its worker was replaced`, [], { cause: error })
-        : new ToolgateError(ErrorCode.TOOL_FAILED, `${tool} crashed its worker: ${error.message}`, [], { cause: error });
-    this.settle(typed);
+    this.settle(new ToolgateError(ErrorCode.TOOL_FAILED, `${tool} crashed its worker: ${error.message}`, [], { cause: error }));
   }
 
-  private onExit(code: number): void {
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
     this.alive = false;
     const call = this.pending;
     if (call) {
       clearTimeout(call.killTimer);
-      this.settle(this.stopping ?? new ToolgateError(ErrorCode.TOOL_FAILED, `${call.request.tool}'s worker exited (code ${code})`));
+      const tool = call.request.tool;
+      const outOfMemory = /heap out of memory|Reached heap limit|allocation failed/i.test(this.stderrTail);
+      this.settle(
+        this.stopping ??
+          (outOfMemory
+            ? new ToolgateError(ErrorCode.TOOL_FAILED, `${tool} exhausted its memory limit (${this.options.heapMb} MB heap); its worker was replaced`)
+            : new ToolgateError(ErrorCode.TOOL_FAILED, `${tool}'s worker exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${lastLine(this.stderrTail)}` : ''}`)),
+      );
       this.pending = undefined;
     }
     this.events.exited(this);
   }
 }
 
+const lastLine = (text: string): string =>
+  text
+    .trim()
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(-1)[0]
+    ?.slice(0, 300) ?? '';
+
 /**
- * Workers of one plugin package version: at most `poolSize` threads, each running one call at a time;
+ * Started and loaded workers of one package and profile that no call has used yet, so they carry no
+ * caller's state: any tenant's pool may take one, and start-up (process, module load) is paid ahead.
+ */
+export class SpareWorkers {
+  private readonly ready: PluginWorker[] = [];
+  private filling = false;
+  private closed = false;
+
+  constructor(
+    private readonly profile: WorkerProfile,
+    private readonly options: IsolationOptions,
+  ) {}
+
+  /** Starts one spare and loads `load`'s tool in it, unless one is ready or starting. */
+  async fill(load: LoadRequest, sinks: CallSinks): Promise<void> {
+    if (this.closed || this.filling || this.ready.length > 0) return;
+    this.filling = true;
+    const worker = new PluginWorker(this.profile, this.options, {
+      free: () => undefined,
+      exited: (w) => {
+        const at = this.ready.indexOf(w);
+        if (at >= 0) this.ready.splice(at, 1);
+      },
+    });
+    try {
+      await worker.call(load, new AbortController().signal, sinks);
+      if (this.closed) void worker.stop(new ToolgateError(ErrorCode.UNAVAILABLE, 'spare no longer wanted'));
+      else {
+        worker.idle();
+        this.ready.push(worker);
+      }
+    } finally {
+      this.filling = false;
+    }
+  }
+
+  take(): PluginWorker | undefined {
+    return this.ready.pop();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.ready.splice(0).map((w) => w.stop(new ToolgateError(ErrorCode.UNAVAILABLE, 'spare no longer wanted'))));
+  }
+}
+
+/**
+ * Workers of one plugin package version for one tenant and profile: at most `poolSize` processes, each running one call at a time;
  * further calls wait (the bulkhead in front bounds how many). A worker that is terminated (timeout,
  * abort ignored, out of memory, crash) is replaced on demand; the others keep serving.
  */
@@ -164,20 +342,19 @@ export class PluginWorkerPool {
   private readonly workers = new Set<PluginWorker>();
   private readonly waiters: { grant: (worker: PluginWorker) => void; fail: (error: ToolgateError) => void }[] = [];
   private closed = false;
+  /** Retired: calls already running or waiting finish, then every worker stops; no new call comes. */
+  private retiring = false;
 
   constructor(
-    private readonly entry: string,
+    private readonly profile: WorkerProfile,
     private readonly options: IsolationOptions,
+    /** Where a new worker comes from first; `took` is told so the spare can be replaced. */
+    private readonly spares?: { take: () => PluginWorker | undefined; took: () => void },
   ) {}
 
-  /** Live worker threads (for tests and metrics). */
+  /** Live worker processes (for tests and metrics). */
   get size(): number {
     return this.workers.size;
-  }
-
-  /** No worker is idle and another may still be started: the next call would pay for a cold start. */
-  get needsWorker(): boolean {
-    return this.idleWorkers.length === 0 && this.workers.size < this.options.poolSize;
   }
 
   async call(request: WorkerRequest, signal: AbortSignal, sinks: CallSinks): Promise<unknown> {
@@ -189,9 +366,40 @@ export class PluginWorkerPool {
     return worker.call(request, signal, sinks);
   }
 
-  async close(): Promise<void> {
+  /**
+   * Takes a worker for one call and has `load`'s tool loaded in it, waiting for a free worker when all
+   * are busy; the worker is the caller's until it runs the call (`callOn`) or is given back.
+   */
+  async reserve(load: LoadRequest, signal: AbortSignal, sinks: CallSinks): Promise<PluginWorker> {
+    const worker = await this.acquire(signal, load.tool);
+    try {
+      if (signal.aborted) throw new ToolgateError(ErrorCode.CANCELLED, `call of ${load.tool} cancelled before it started`, [], { cause: signal.reason });
+      if (!worker.loaded.has(load.tool)) await worker.call(load, signal, sinks, true);
+      return worker;
+    } catch (error) {
+      if (worker.alive && !worker.busy) this.freed(worker);
+      throw error;
+    }
+  }
+
+  /** Runs a call on a worker `reserve` gave; it returns to the pool when the call ends. */
+  callOn(worker: PluginWorker, request: WorkerRequest, signal: AbortSignal, sinks: CallSinks): Promise<unknown> {
+    if (!worker.alive) return Promise.reject(new ToolgateError(ErrorCode.TOOL_FAILED, `${request.tool}'s reserved worker exited before the call`));
+    return worker.call(request, signal, sinks);
+  }
+
+  /** Gives back a reserved worker whose call never ran. */
+  giveBack(worker: PluginWorker): void {
+    if (worker.alive && !worker.busy) this.freed(worker);
+  }
+
+  /** No call is running or waiting: closing now interrupts nothing. */
+  get quiet(): boolean {
+    return this.waiters.length === 0 && [...this.workers].every((w) => !w.busy);
+  }
+
+  async close(reason = new ToolgateError(ErrorCode.CANCELLED, 'the executor shut down before the call finished')): Promise<void> {
     this.closed = true;
-    const reason = new ToolgateError(ErrorCode.CANCELLED, 'the executor shut down before the call finished');
     for (const waiter of this.waiters.splice(0)) waiter.fail(reason);
     await Promise.all([...this.workers].map((w) => w.stop(reason)));
   }
@@ -223,15 +431,32 @@ export class PluginWorkerPool {
   }
 
   private spawn(): PluginWorker {
-    const worker = new PluginWorker(this.entry, this.options, { free: (w) => this.freed(w), exited: (w) => this.exited(w) });
+    const events: WorkerEvents = { free: (w) => this.freed(w), exited: (w) => this.exited(w) };
+    const spare = this.spares?.take();
+    if (spare) {
+      spare.adopt(events);
+      this.spares?.took();
+    }
+    const worker = spare ?? new PluginWorker(this.profile, this.options, events);
     this.workers.add(worker);
     return worker;
+  }
+
+  /** Stops idle workers now and the others as soon as their call (and any call waiting) ends. */
+  async retire(): Promise<void> {
+    this.retiring = true;
+    const reason = new ToolgateError(ErrorCode.UNAVAILABLE, 'the plugin was reloaded');
+    await Promise.all(this.idleWorkers.splice(0).map((w) => w.stop(reason)));
   }
 
   private freed(worker: PluginWorker): void {
     const waiter = this.waiters.shift();
     if (waiter) {
       waiter.grant(worker);
+      return;
+    }
+    if (this.retiring) {
+      void worker.stop(new ToolgateError(ErrorCode.UNAVAILABLE, 'the plugin was reloaded'));
       return;
     }
     worker.idle();

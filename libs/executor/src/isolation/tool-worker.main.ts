@@ -2,11 +2,15 @@ import type { ToolManifest } from '@toolgate/sdk';
 import type { AbortRequest, SerializedError, WorkerBoot, WorkerReply, WorkerRequest } from './tool-worker.protocol';
 
 /*
- * The code of a plugin worker thread. The Worker is given it as source text (`eval: true`, see
+ * The code of a plugin worker process. The host runs it as source text (`node -e`, see
  * TOOL_WORKER_SOURCE), so every function here must be self-contained: it may use its parameters,
  * `require` of Node builtins and of the paths it is given, and the other functions of this file by
  * name, never this module's imports (nor an `export const`, which compiles to `exports.x`). Running it
  * from source text works the same under ts-jest and from dist.
+ *
+ * Requests arrive on stdin and replies leave on fd 3, both as frames (4-byte big-endian length, then
+ * JSON): a plain pipe whose frame sizes the host checks before it buffers anything, unlike Node's IPC
+ * channel, which would buffer whatever the plugin sent.
  */
 
 type NetRefusal = (host: string | undefined) => string | undefined;
@@ -88,6 +92,29 @@ function pluginTools(entry: string, sdk: string): ToolLookup {
   };
 }
 
+/**
+ * Whether `value` serialized as JSON is over `limit` bytes, decided without serializing it when it
+ * clearly is (a lower bound on its size passes the limit), so an oversized output cannot exhaust the
+ * worker just by being measured.
+ */
+function jsonOver(value: unknown, limit: number): { over: boolean; bytes: number; exact: boolean } {
+  const stack: unknown[] = [value];
+  let lowerBound = 0;
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') lowerBound += Buffer.byteLength(item, 'utf8') + 2;
+    else if (item !== null && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item)) {
+        lowerBound += Array.isArray(item) ? 1 : Buffer.byteLength(key, 'utf8') + 4;
+        stack.push(child);
+      }
+    } else lowerBound += String(item).length;
+    if (lowerBound > limit) return { over: true, bytes: lowerBound, exact: false };
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
+  return { over: bytes > limit, bytes, exact: true };
+}
+
 /** Where a value stops being plain JSON, or undefined when it is plain JSON. */
 function notJson(value: unknown, path: string, depth: number): string | undefined {
   if (depth > 200) return `${path || '/'} nests too deep`;
@@ -164,33 +191,72 @@ async function executeRequest(request: WorkerRequest, signal: AbortSignal, toolF
   return output;
 }
 
-/** The thread's entry: guards the network, then runs one request at a time and answers aborts. */
+/** Length-prefixed JSON frames out of a byte stream; `onFrame` gets each parsed message in order. */
+function frameReader(onFrame: (message: unknown) => void): (chunk: Buffer) => void {
+  let buffered: Buffer = Buffer.alloc(0);
+  return (chunk) => {
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    while (buffered.length >= 4) {
+      const size = buffered.readUInt32BE(0);
+      if (buffered.length < 4 + size) return;
+      const body = buffered.subarray(4, 4 + size);
+      buffered = buffered.subarray(4 + size);
+      onFrame(JSON.parse(body.toString('utf8')));
+    }
+  };
+}
+
+/** The process's entry: waits for its boot message, guards the network, then runs one request at a time and answers aborts. */
 function toolWorkerMain(): void {
-  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const boot = workerData as WorkerBoot & { sdk: string };
-  const port = parentPort as import('node:worker_threads').MessagePort;
-  const toolFor = pluginTools(boot.entry, boot.sdk);
+  const net = require('node:net') as typeof import('node:net');
+  // Opened before any plugin code runs. A plugin could still write to fd 3 itself, but only to forge
+  // replies to its own calls: the host checks every frame.
+  const replies = new net.Socket({ fd: 3, readable: false, writable: true });
+  const writeFrame = (message: unknown) => {
+    const body = Buffer.from(JSON.stringify(message), 'utf8');
+    const header = Buffer.alloc(4);
+    header.writeUInt32BE(body.length, 0);
+    replies.write(Buffer.concat([header, body]));
+  };
+  let toolFor: ToolLookup | undefined;
   /** The call in progress (one per worker at a time); the network guard reads its scopes. */
   let current: { callId: string; scopes: string[]; controller: AbortController } | undefined;
-  guardNetwork(netPolicy(boot.netHosts, () => current?.scopes ?? []));
-  const post = (reply: WorkerReply) => port.postMessage(reply);
+  const post = (reply: WorkerReply) => writeFrame(reply);
 
-  port.on('message', (message: WorkerRequest | AbortRequest) => {
+  const onMessage = (message: { type: 'boot'; boot: WorkerBoot } | WorkerRequest | AbortRequest) => {
+    if (message.type === 'boot') {
+      guardNetwork(netPolicy(message.boot.netHosts, () => current?.scopes ?? []));
+      toolFor = pluginTools(message.boot.entry, message.boot.sdk);
+      return;
+    }
     if (message.type === 'abort') {
       if (current?.callId === message.callId) {
         current.controller.abort(new DOMException(message.reason === 'TIMEOUT' ? 'the call timed out' : 'the call was cancelled', message.reason === 'TIMEOUT' ? 'TimeoutError' : 'AbortError'));
       }
       return;
     }
+    const limit = message.type === 'run' ? message.maxOutputBytes : Number.POSITIVE_INFINITY;
     const controller = new AbortController();
     current = { callId: message.callId, scopes: message.scopes, controller };
     // Work a tool left running after its call ended gets no scopes (no network).
     const finished = () => {
       if (current?.callId === message.callId) current = undefined;
     };
-    executeRequest(message, controller.signal, toolFor, post).then(
+    executeRequest(message, controller.signal, toolFor as ToolLookup, post).then(
       (value) => {
         finished();
+        // Measured here, where only this tool's memory is at stake, before anything crosses to the host.
+        const size = jsonOver(value, limit);
+        if (size.over) {
+          const bytes = `${size.exact ? '' : 'at least '}${size.bytes}`;
+          post({
+            type: 'result',
+            callId: message.callId,
+            ok: false,
+            error: { name: 'ToolgateError', code: 'OUTPUT_TOO_LARGE', message: `tool "${message.tool}" returned ${bytes} bytes, over its limit of ${limit} (limits.maxOutputBytes)` },
+          });
+          return;
+        }
         post({ type: 'result', callId: message.callId, ok: true, value });
       },
       (error: unknown) => {
@@ -198,8 +264,14 @@ function toolWorkerMain(): void {
         post({ type: 'result', callId: message.callId, ok: false, error: serializeError(error) });
       },
     );
-  });
+  };
+  process.stdin.on(
+    'data',
+    frameReader((message) => onMessage(message as Parameters<typeof onMessage>[0])),
+  );
+  // The host closing its end means this worker is no longer wanted.
+  process.stdin.on('end', () => process.exit(0));
 }
 
 /** What a plugin worker evaluates: each function above under its own name, then the entry. */
-export const TOOL_WORKER_SOURCE = `${[workerError, netPolicy, guardNetwork, pluginTools, notJson, serializeError, plainFields, executeRequest, toolWorkerMain].map(String).join('\n')}\ntoolWorkerMain();\n`;
+export const TOOL_WORKER_SOURCE = `${[workerError, netPolicy, guardNetwork, pluginTools, jsonOver, notJson, serializeError, plainFields, executeRequest, frameReader, toolWorkerMain].map(String).join('\n')}\ntoolWorkerMain();\n`;

@@ -1,10 +1,12 @@
-/** Messages between IsolatedToolInvoker and a plugin worker. Everything crosses by structured clone, so only plain data. */
+/** Messages between IsolatedToolInvoker and a plugin worker process, as JSON frames: only plain data crosses. */
 
 export interface WorkerBoot {
   /** Absolute path of the plugin package's tools entry. */
   entry: string;
   /** Host globs a `net:fetch` tool may connect to; empty = no restriction beyond the plugin's own. */
   netHosts: string[];
+  /** Built sdk entry, for the descriptor-hash check. */
+  sdk: string;
 }
 
 export interface RunRequest {
@@ -17,6 +19,8 @@ export interface RunRequest {
   scopes: string[];
   idempotencyKey: string;
   principal: { tenant: string; subject: string };
+  /** Largest output (JSON bytes) this call may return; larger is OUTPUT_TOO_LARGE, measured in the worker. */
+  maxOutputBytes: number;
 }
 
 export interface HealthRequest {

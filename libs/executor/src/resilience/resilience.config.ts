@@ -20,12 +20,21 @@ export const resilienceEnvSchema = z.object({
   TOOLGATE_BULKHEAD_QUEUE: int(0, 10_000, 0),
   /** How long shutdown waits for calls in flight before cancelling them. */
   TOOLGATE_DRAIN_TIMEOUT_MS: int(0, 600_000, 10_000),
-  /** `worker`: plugin code runs in worker threads that can be terminated; `none`: in the server's thread. */
+  /** `worker`: plugin code runs in worker processes that can be killed (the default); `none`: in the server's thread, for code you trust. */
   TOOLGATE_TOOL_ISOLATION: z.enum(['worker', 'none']).default('worker'),
-  /** Old-generation heap of one plugin worker; a tool that allocates past it fails with TOOL_FAILED and its worker is replaced. */
+  /** Old-generation heap of one plugin worker process; a tool that allocates past it fails with TOOL_FAILED and its worker is replaced. */
   TOOLGATE_WORKER_HEAP_MB: int(16, 16_384, 256),
-  /** Workers per plugin package version (each runs one call at a time; more calls wait for a free worker). */
+  /** Workers per plugin package version and tenant (each runs one call at a time; more calls wait for a free worker). */
   TOOLGATE_WORKER_POOL_SIZE: int(1, 256, 4),
+  /** Largest result a tool may return (JSON bytes), checked in its worker before it crosses; `limits.maxOutputBytes` may only lower it. */
+  TOOLGATE_WORKER_MAX_OUTPUT_BYTES: int(1024, 256 * 1024 * 1024, 8 * 1024 * 1024),
+  /** Start a spare worker for every active server tool at boot, so no first call waits for one (`false` for a short-lived process). */
+  TOOLGATE_WORKER_WARM_AT_BOOT: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
+  /** A tenant's workers of a package that ran nothing for this long are stopped (a later call starts new ones). */
+  TOOLGATE_WORKER_IDLE_MS: int(1000, 86_400_000, 300_000),
   /** After a call is aborted, how long its tool may take to stop on its own before the worker is terminated. */
   TOOLGATE_WORKER_KILL_GRACE_MS: int(0, 60_000, 100),
   /**
@@ -49,6 +58,9 @@ export interface IsolationOptions {
   heapMb: number;
   poolSize: number;
   killGraceMs: number;
+  maxOutputBytes: number;
+  idleMs: number;
+  warmAtBoot: boolean;
   /** Host globs for `net:fetch` tools; empty = no host restriction beyond the plugin's own. */
   netHosts: string[];
 }
@@ -83,6 +95,9 @@ export function resilienceOptionsFromEnv(env: ResilienceEnv): { isolation: 'work
       heapMb: env.TOOLGATE_WORKER_HEAP_MB,
       poolSize: env.TOOLGATE_WORKER_POOL_SIZE,
       killGraceMs: env.TOOLGATE_WORKER_KILL_GRACE_MS,
+      maxOutputBytes: env.TOOLGATE_WORKER_MAX_OUTPUT_BYTES,
+      idleMs: env.TOOLGATE_WORKER_IDLE_MS,
+      warmAtBoot: env.TOOLGATE_WORKER_WARM_AT_BOOT,
       netHosts: env.TOOLGATE_WORKER_NET_HOSTS.split(',')
         .map((h) => h.trim())
         .filter(Boolean),

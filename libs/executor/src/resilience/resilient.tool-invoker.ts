@@ -22,7 +22,7 @@ import {
 } from 'cockatiel';
 import { type Observable, Subject } from 'rxjs';
 import { abortError, stepErrorOf, toToolgateError } from '../runtime/tool.errors';
-import { type Invocation, ToolInvoker } from '../runtime/tool-invoker.port';
+import { type Invocation, type PreparedCall, ToolInvoker } from '../runtime/tool-invoker.port';
 import { AdaptiveBreaker, type BreakerMode } from './adaptive.breaker';
 import { isToolFault, isTransient, provesNotStarted } from './failure.classifier';
 import { linkedSignal } from './linked-signal.util';
@@ -100,8 +100,12 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
     super();
   }
 
-  override prepare(toolId: string, version: string, signal: AbortSignal): Promise<void> {
-    return this.inner.prepare(toolId, version, signal);
+  override prepare(call: PreparedCall, signal: AbortSignal): Promise<void> {
+    return this.inner.prepare(call, signal);
+  }
+
+  override release(call: PreparedCall): void {
+    this.inner.release(call);
   }
 
   invoke(invocation: Invocation): Promise<unknown> {
@@ -199,11 +203,13 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
   private attemptOnce(policy: ToolPolicy, invocation: Invocation, signal: AbortSignal): Promise<unknown> {
     return policy.breaker.execute(async () => {
       try {
-        // Start-up (a worker loading the plugin) is bounded by the caller's signal, not the tool's timeout.
-        await this.inner.prepare(invocation.toolId, invocation.version, signal);
+        // Start-up and waiting for a worker are bounded by the caller's signal, not the tool's timeout.
+        await this.inner.prepare(invocation, signal);
         return await policy.timeout.execute(({ signal: attemptSignal }) => this.inner.invoke({ ...invocation, signal: attemptSignal, onAttempt: undefined }), signal);
       } catch (raw) {
         throw this.typed(raw, policy, signal);
+      } finally {
+        this.inner.release(invocation);
       }
     }, signal);
   }

@@ -16,6 +16,8 @@ export interface ExecutionRouteContext {
 export interface ExecutionRouteHandlers {
   invoker: ToolInvoker;
   probe: ToolHealthProbe;
+  /** Readies what the first calls need (e.g. warm workers) once the catalog has loaded; not awaited by boot. */
+  start?: () => Promise<void>;
   /** Releases what the invoker holds (workers, connections); called once at shutdown. */
   close?: () => Promise<void>;
 }

@@ -1,11 +1,12 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ErrorCode, ToolgateError, type ToolManifest } from '@toolgate/sdk';
 import type { HealthVerdict, ToolHealthProbe } from '../health/tool-health.probe';
 import type { ExecutionKind, ExecutionRoute, ExecutionRouteContext, ExecutionRouteHandlers } from './execution-route.types';
 
 /** The routes this executor serves, by execution kind; built once from the module's route list. */
 @Injectable()
-export class ExecutionRoutes implements ToolHealthProbe, OnApplicationShutdown {
+export class ExecutionRoutes implements ToolHealthProbe, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('ExecutionRoutes');
   private readonly byKind = new Map<ExecutionKind, ExecutionRouteHandlers>();
 
   constructor(
@@ -34,6 +35,11 @@ export class ExecutionRoutes implements ToolHealthProbe, OnApplicationShutdown {
 
   check(toolId: string, version: string, signal: AbortSignal): Promise<HealthVerdict | undefined> {
     return this.handlersFor(toolId, version).probe.check(toolId, version, signal);
+  }
+
+  /** Runs after the registry's bootstrap (this module imports it), so the catalog is loaded. */
+  onApplicationBootstrap(): void {
+    for (const [kind, handlers] of this.byKind) void handlers.start?.().catch((error: unknown) => this.logger.warn({ kind, err: error }, 'execution route failed to start'));
   }
 
   async onApplicationShutdown(): Promise<void> {

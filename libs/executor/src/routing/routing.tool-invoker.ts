@@ -1,4 +1,4 @@
-import { type Invocation, ToolInvoker } from '../runtime/tool-invoker.port';
+import { type Invocation, type PreparedCall, ToolInvoker } from '../runtime/tool-invoker.port';
 import type { ExecutionRoutes } from './execution.routes';
 
 /** Hands each call to the invoker of its tool's execution kind (`server`: plugin workers or in-process; later MCP, remote). */
@@ -11,7 +11,11 @@ export class RoutingToolInvoker extends ToolInvoker {
     return this.routes.handlersFor(invocation.toolId, invocation.version).invoker.invoke(invocation);
   }
 
-  override prepare(toolId: string, version: string, signal: AbortSignal): Promise<void> {
-    return this.routes.handlersFor(toolId, version).invoker.prepare(toolId, version, signal);
+  override prepare(call: PreparedCall, signal: AbortSignal): Promise<void> {
+    return this.routes.handlersFor(call.toolId, call.version).invoker.prepare(call, signal);
+  }
+
+  override release(call: PreparedCall): void {
+    this.routes.handlersFor(call.toolId, call.version).invoker.release(call);
   }
 }

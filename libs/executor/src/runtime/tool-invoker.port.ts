@@ -34,6 +34,9 @@ export interface Invocation {
   onAttempt?: (report: AttemptReport) => void | Promise<void>;
 }
 
+/** What `prepare` and `release` are told of the call. */
+export type PreparedCall = Pick<Invocation, 'toolId' | 'version' | 'callId' | 'principal'>;
+
 /**
  * Port: runs a tool version's code. Drivers decide where (in-process, or isolated so that a runaway
  * can be stopped). Throws ToolgateError (TOOL_FAILED, TIMEOUT, ...) with the cause.
@@ -42,8 +45,13 @@ export abstract class ToolInvoker {
   abstract invoke(invocation: Invocation): Promise<unknown>;
 
   /**
-   * Readies what runs the tool (e.g. a worker with the plugin's code loaded) so that a call's timeout
-   * covers the tool's own work, not thread start and module loading. Callers await it before timing.
+   * Readies what runs the call (e.g. reserves a worker with the plugin's code loaded, waiting for one
+   * when all are busy) so that the call's timeout covers the tool's own work, not start-up or waiting
+   * for a worker. Callers await it before timing, bounded by their own signal, and `release` the call
+   * afterwards whether or not `invoke` ran.
    */
-  async prepare(_toolId: string, _version: string, _signal: AbortSignal): Promise<void> {}
+  async prepare(_call: PreparedCall, _signal: AbortSignal): Promise<void> {}
+
+  /** Frees what `prepare` reserved for a call that did not use it (a no-op once `invoke` ran). */
+  release(_call: PreparedCall): void {}
 }

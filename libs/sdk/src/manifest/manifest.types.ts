@@ -19,6 +19,8 @@ export interface ToolLimits {
   retries: number;
   /** Safe to call twice with the same arguments; only idempotent tools are retried blindly. */
   idempotent: boolean;
+  /** Largest result (JSON bytes) a call may return; the host's TOOLGATE_WORKER_MAX_OUTPUT_BYTES caps it. */
+  maxOutputBytes?: number;
 }
 
 export interface ToolExample<Args = Record<string, unknown>, Output = unknown> {

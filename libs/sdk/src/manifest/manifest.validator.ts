@@ -46,6 +46,7 @@ const MANIFEST_SHAPE = {
         maxConcurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
         retries: { type: 'integer', minimum: 0, maximum: 10 },
         idempotent: { type: 'boolean' },
+        maxOutputBytes: { type: 'integer', minimum: 1, maximum: 256 * 1024 * 1024 },
       },
       additionalProperties: false,
     },
@@ -56,6 +57,28 @@ const MANIFEST_SHAPE = {
 } as const;
 
 const FUNCTION_FIELDS = ['run', 'healthCheck'] as const;
+
+/**
+ * Bounds on each tool schema, checked before anything walks or compiles it: a schema is read on
+ * every load and compiled for every call, so an oversized one would stall the host for everyone.
+ */
+export const SCHEMA_BOUNDS = { maxDepth: 32, maxNodes: 5_000 } as const;
+
+/** Where a schema passes its bounds (iterative, so depth itself cannot overflow the stack); null when within them. */
+function schemaOverBounds(schema: object): string | null {
+  const stack: [unknown, number][] = [[schema, 1]];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > SCHEMA_BOUNDS.maxDepth) return `nests deeper than ${SCHEMA_BOUNDS.maxDepth} levels`;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    nodes += children.length;
+    if (nodes > SCHEMA_BOUNDS.maxNodes) return `has more than ${SCHEMA_BOUNDS.maxNodes} keys and items`;
+    for (const child of children) stack.push([child, depth + 1]);
+  }
+  return null;
+}
 
 const checkShape = compileSchema(MANIFEST_SHAPE);
 
@@ -83,6 +106,11 @@ export function validateManifest(manifest: unknown, path = ''): ErrorDetail[] {
   for (const key of ['inputSchema', 'outputSchema'] as const) {
     const schema = record[key];
     if (schema === null || typeof schema !== 'object') continue;
+    const over = schemaOverBounds(schema);
+    if (over) {
+      issues.push({ path: `${path}/${key}`, message: `${over}; split the tool or simplify its schema` });
+      continue;
+    }
     const subset = checkSchemaSubset(schema, `${path}/${key}`);
     issues.push(...subset);
     if ((schema as Record<string, unknown>).type !== 'object') {

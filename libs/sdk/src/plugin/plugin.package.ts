@@ -11,7 +11,13 @@ export interface PluginPackageField {
   sdk: string;
   /** Entry module, relative to the package root, whose exports hold the tools. */
   tools: string;
+  /** Environment variables the plugin's workers receive from the host; a worker sees no other variable. */
+  env?: string[];
 }
+
+/** Most tools one package may ship: a catalog entry costs every search and every load. */
+export const MAX_TOOLS_PER_PACKAGE = 256;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export interface PluginPackageJson {
   name: string;
@@ -45,6 +51,13 @@ export function parsePluginPackageJson(raw: unknown, hostSdkVersion = SDK_VERSIO
     }
     if (typeof field.tools !== 'string' || field.tools.length === 0) {
       issues.push({ path: '/toolgate/tools', message: 'must name the entry module that exports the tools' });
+    }
+    if (field.env !== undefined) {
+      if (!Array.isArray(field.env) || field.env.length > 64) issues.push({ path: '/toolgate/env', message: 'must be an array of at most 64 environment variable names' });
+      else
+        field.env.forEach((name, i) => {
+          if (typeof name !== 'string' || !ENV_NAME.test(name)) issues.push({ path: `/toolgate/env/${i}`, message: `must be an environment variable name, got ${JSON.stringify(name)}` });
+        });
     }
   }
   if (issues.length > 0) {

@@ -1,6 +1,16 @@
 import { createRequire } from 'node:module';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { ErrorCode, type ErrorDetail, namespaceOfPackage, type PluginPackageJson, parsePluginPackageJson, ToolgateError, type ToolManifest, validateManifest } from '@toolgate/sdk';
+import {
+  ErrorCode,
+  type ErrorDetail,
+  MAX_TOOLS_PER_PACKAGE,
+  namespaceOfPackage,
+  type PluginPackageJson,
+  parsePluginPackageJson,
+  ToolgateError,
+  type ToolManifest,
+  validateManifest,
+} from '@toolgate/sdk';
 import semver from 'semver';
 import type { DiscoveredPackage } from './plugin.discovery';
 
@@ -86,6 +96,15 @@ export function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: strin
     );
   }
 
+  if (exported.length > MAX_TOOLS_PER_PACKAGE) {
+    return fail(
+      dir,
+      new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name} exports ${exported.length} tools, over the limit of ${MAX_TOOLS_PER_PACKAGE}`, [
+        { path: '/tools', message: `at most ${MAX_TOOLS_PER_PACKAGE} tools per package; split it into several packages` },
+      ]),
+      identity,
+    );
+  }
   const issues: ErrorDetail[] = [];
   const names = new Map<string, number>();
   exported.forEach((manifest, i) => {
