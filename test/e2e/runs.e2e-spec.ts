@@ -334,7 +334,7 @@ describe('runs over HTTP and WebSocket', () => {
 
     const failed = await runCliAsync(['run', 'read the file "missing.txt"'], env);
     expect(failed.stdout).toMatch(/FAILED/);
-    expect(failed.stderr).toMatch(/files\/read@1\.0\.0 FAILED/);
+    expect(failed.stderr).toMatch(/files\/read@1\.1\.0 FAILED/);
     expect(failed.status).toBe(1);
   });
 });

@@ -10,9 +10,10 @@ async function expectInvalid(name: string, args: Record<string, unknown>, path: 
   expect({ code: error.code, paths: error.details.map((d) => d.path) }).toEqual({ code: ErrorCode.INVALID_ARGUMENTS, paths: expect.arrayContaining([path]) });
 }
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 const sandbox = mkdtempSync(path.join(tmpdir(), 'toolgate-files-'));
 const outside = mkdtempSync(path.join(tmpdir(), 'toolgate-outside-'));
@@ -117,9 +118,107 @@ describe('files/write, read, list', () => {
     await expectInvalid('list', { path: 'missing' }, '/path');
   });
 
+  it('refuses links that point inside the sandbox too, at any component', async () => {
+    mkdirSync(path.join(tenantDir(), 'real/sub'), { recursive: true });
+    writeFileSync(path.join(tenantDir(), 'real/sub/inner.txt'), 'inner');
+    symlinkSync('real', path.join(tenantDir(), 'alias'));
+    symlinkSync('sub/inner.txt', path.join(tenantDir(), 'real/inner-link'));
+    for (const p of ['alias/sub/inner.txt', 'real/inner-link']) {
+      const error = await failure('read', { path: p });
+      expect({ code: error.code, path: error.details[0].path, message: error.message }).toEqual({ code: ErrorCode.INVALID_ARGUMENTS, path: '/path', message: expect.stringMatching(/symbolic link/) });
+    }
+    await expectInvalid('write', { path: 'alias/sub/new.txt', content: 'x' }, '/path');
+    await expectInvalid('list', { path: 'alias/sub' }, '/path');
+    expect(existsSync(path.join(tenantDir(), 'real/sub/new.txt'))).toBe(false);
+    expect((await call('read', { path: 'real/sub/inner.txt' })).content).toBe('inner');
+  });
+
   it('declares write risk and scopes', () => {
     expect(byName('write').permissions).toEqual({ scopes: ['fs:write'], risk: 'write' });
     expect(byName('read').permissions.risk).toBe('read');
     expect(byName('list').permissions.risk).toBe('read');
   });
+});
+
+/*
+ * The reported race: a folder on the caller's path is swapped for a symlink to the outside, and back, as fast as
+ * another thread can, while writes, reads and listings run through it. Not one may touch the outside.
+ */
+const SWAPPER = `
+const { workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const { folder, aside, outside, stop } = workerData;
+const halt = new Int32Array(stop);
+let swaps = 0;
+while (Atomics.load(halt, 0) === 0) {
+  try {
+    fs.renameSync(folder, aside);
+    fs.symlinkSync(outside, folder);
+    swaps++;
+  } catch {}
+  try { fs.unlinkSync(folder); } catch {}
+  // A write may have created the folder anew while it was missing: keep the original.
+  try { fs.rmSync(folder, { recursive: true, force: true }); } catch {}
+  try { fs.renameSync(aside, folder); } catch {}
+}
+require('node:worker_threads').parentPort.postMessage(swaps);
+`;
+
+describe('a folder swapped for a symlink while calls run', () => {
+  const tenant = as('racer');
+  const root = () => path.join(sandbox, 'racer');
+  let target: string;
+
+  beforeAll(() => {
+    target = mkdtempSync(path.join(tmpdir(), 'toolgate-race-outside-'));
+    writeFileSync(path.join(target, 'secret.txt'), 'outside secret');
+    writeFileSync(path.join(target, 'only-outside.txt'), 'outside');
+    mkdirSync(path.join(root(), 'box'), { recursive: true });
+    writeFileSync(path.join(root(), 'box', 'secret.txt'), 'inside');
+  });
+  afterAll(() => rmSync(target, { recursive: true, force: true }));
+
+  async function whileSwapping(calls: () => Promise<void>): Promise<number> {
+    const stop = new SharedArrayBuffer(4);
+    const swapper = new Worker(SWAPPER, { eval: true, workerData: { folder: path.join(root(), 'box'), aside: path.join(root(), 'box-aside'), outside: target, stop } });
+    const swaps = new Promise<number>((resolve, reject) => {
+      swapper.once('message', resolve);
+      swapper.once('error', reject);
+    });
+    try {
+      await calls();
+    } finally {
+      Atomics.store(new Int32Array(stop), 0, 1);
+    }
+    return swaps;
+  }
+
+  it('lands 0 of 600 writes, and shows 0 of 300 reads and listings, outside the sandbox', async () => {
+    const outcomes = { ok: 0, refused: 0, leaked: [] as string[] };
+    const record = async (attempt: Promise<unknown>, leaked: (value: unknown) => boolean, label: string) => {
+      try {
+        if (leaked(await attempt)) outcomes.leaked.push(label);
+        outcomes.ok++;
+      } catch (error) {
+        expect((error as { code?: string }).code).toBe(ErrorCode.INVALID_ARGUMENTS);
+        outcomes.refused++;
+      }
+    };
+    const swaps = await whileSwapping(async () => {
+      for (let round = 0; round < 150; round++) {
+        await Promise.all([
+          ...[0, 1, 2, 3].map((i) => record(call('write', { path: `box/w${round}-${i}.txt`, content: 'x', ifExists: 'overwrite' }, tenant), () => false, 'write')),
+          record(call('read', { path: 'box/secret.txt' }, tenant), (out) => (out as { content: string }).content !== 'inside', `read ${round}`),
+          record(call('list', { path: 'box' }, tenant), (out) => (out as { entries: { name: string }[] }).entries.some((e) => e.name === 'only-outside.txt'), `list ${round}`),
+        ]);
+      }
+    });
+    expect(readdirSync(target).sort()).toEqual(['only-outside.txt', 'secret.txt']);
+    expect(readFileSync(path.join(target, 'secret.txt'), 'utf8')).toBe('outside secret');
+    expect(outcomes.leaked).toEqual([]);
+    // The race did happen: some calls met the link (refused), some went through the real folder.
+    expect(swaps).toBeGreaterThan(0);
+    expect(outcomes.refused).toBeGreaterThan(0);
+    expect(outcomes.ok).toBeGreaterThan(0);
+  }, 120_000);
 });

@@ -1,8 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { defineTool } from '@toolgate/sdk';
-import { existingInside, fsError, invalid, relativePath, tenantRoot, toPosix } from './files.sandbox';
+import { fsError, LINKS_NOTE, openFolder, openTenantRoot, relativePath, within } from './files.sandbox';
 
 export interface ListArgs {
   path?: string;
@@ -24,7 +23,7 @@ export const listTool = defineTool<ListArgs, ListOutput>({
   description:
     "Lists the files and folders in the caller's private sandbox folder (or a sub-folder of it), optionally recursively, with type, size and " +
     'modification time: "what files do I have", "show the contents of the reports folder", "did the export get saved". Symbolic links are listed ' +
-    "but not followed. Do NOT use it to read a file's content (use files/read) or to create files (use files/write).",
+    `but not followed; listing a folder through one is refused. ${LINKS_NOTE} Do NOT use it to read a file's content (use files/read) or to create files (use files/write).`,
   category: ['files', 'storage'],
   tags: ['list files', 'directory listing', 'ls', 'folder contents', 'sandbox', 'file system'],
   inputSchema: {
@@ -70,37 +69,44 @@ export const listTool = defineTool<ListArgs, ListOutput>({
   async run(args, ctx) {
     const rel = relativePath(args.path ?? '.', '/path');
     const maxEntries = args.maxEntries ?? 1000;
-    const root = await tenantRoot(ctx);
     const entries: ListOutput['entries'] = [];
     let truncated = false;
+    const root = await openTenantRoot(ctx);
     try {
-      const start = await existingInside(root, rel, '/path');
-      if (!(await lstat(start)).isDirectory()) throw invalid('/path', `"${rel}" is a file, not a folder; read it with files/read`);
-      const pending = [start];
+      // Each folder is opened from the tenant's folder component by component (see files.sandbox.ts), so a
+      // sub-folder swapped for a link while the listing runs is refused, never descended into.
+      const pending = [rel];
       while (pending.length > 0 && !truncated) {
         ctx.signal.throwIfAborted();
-        const dir = pending.shift() as string;
-        const children = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
-        for (const child of children) {
-          if (entries.length === maxEntries) {
-            truncated = true;
-            break;
+        const folder = pending.shift() as string;
+        // A sub-folder that became a link (or vanished) since it was listed is skipped; the asked folder must open.
+        const dir = await openFolder(root, folder, '/path').catch((error: unknown) => {
+          if (folder === rel) throw error;
+          return undefined;
+        });
+        if (!dir) continue;
+        try {
+          const children = (await readdir(within(dir, '.'), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+          for (const child of children) {
+            if (entries.length === maxEntries) {
+              truncated = true;
+              break;
+            }
+            const info = await lstat(within(dir, child.name)).catch(() => undefined);
+            if (!info) continue;
+            const childPath = folder ? `${folder}/${child.name}` : child.name;
+            entries.push({ path: childPath, name: child.name, type: typeOf(child), size: child.isFile() ? info.size : 0, modifiedAt: info.mtime.toISOString() });
+            // Dirent describes the link itself, so a symlinked folder is never descended into.
+            if (args.recursive && child.isDirectory()) pending.push(childPath);
           }
-          const absolute = path.join(dir, child.name);
-          const info = await lstat(absolute);
-          entries.push({
-            path: toPosix(root, absolute),
-            name: child.name,
-            type: typeOf(child),
-            size: child.isFile() ? info.size : 0,
-            modifiedAt: info.mtime.toISOString(),
-          });
-          // Dirent describes the link itself, so a symlinked folder is never descended into.
-          if (args.recursive && child.isDirectory()) pending.push(absolute);
+        } finally {
+          await dir.close();
         }
       }
     } catch (error) {
       throw fsError(error, rel, '/path', ctx.signal);
+    } finally {
+      await root.close();
     }
     entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { path: rel, entries, truncated };

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { defineTool } from '@toolgate/sdk';
-import { existingInside, fsError, invalid, MAX_FILE_BYTES, PATH_DESCRIPTION, relativePath, tenantRoot } from './files.sandbox';
+import { fsError, invalid, LINKS_NOTE, MAX_FILE_BYTES, openFolder, openTenantRoot, PATH_DESCRIPTION, relativePath, splitPath, within } from './files.sandbox';
 
 export interface ReadArgs {
   path: string;
@@ -24,8 +24,8 @@ export const readTool = defineTool<ReadArgs, ReadOutput>({
   description:
     "Returns the content of a file in the caller's private sandbox folder, as UTF-8 text or base64 for binary files, with its size and modification time: " +
     '"open notes/todo.txt", "what did I save in report.md", "load the CSV I exported earlier". Reads at most maxBytes (default and limit 1 MiB) and says ' +
-    'when the content was truncated. Only files inside the tenant\'s sandbox are reachable; absolute paths, ".." escapes and symlinks pointing ' +
-    'outside are rejected. Do NOT use it to find out which files exist (use files/list), to save content (use files/write), or to download a web ' +
+    `when the content was truncated. Only files inside the tenant's sandbox are reachable; absolute paths and ".." escapes are rejected. ${LINKS_NOTE} ` +
+    'Do NOT use it to find out which files exist (use files/list), to save content (use files/write), or to download a web ' +
     'page (use http/fetch).',
   category: ['files', 'storage'],
   tags: ['read file', 'open file', 'load', 'file content', 'sandbox', 'file system'],
@@ -68,14 +68,17 @@ export const readTool = defineTool<ReadArgs, ReadOutput>({
     const rel = relativePath(args.path, '/path');
     const encoding = args.encoding ?? 'utf8';
     const maxBytes = Math.min(args.maxBytes ?? MAX_FILE_BYTES, MAX_FILE_BYTES);
-    const root = await tenantRoot(ctx);
-    ctx.signal.throwIfAborted();
+    const { folder, name } = splitPath(rel);
+    if (name === '') throw invalid('/path', 'give a file name, not the sandbox folder itself');
     let data: Buffer;
     let size: number;
     let modifiedAt: Date;
+    const root = await openTenantRoot(ctx);
     try {
-      const real = await existingInside(root, rel, '/path');
-      const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+      ctx.signal.throwIfAborted();
+      const dir = await openFolder(root, folder, '/path');
+      // O_NOFOLLOW refuses a link at the last component; O_NONBLOCK keeps a FIFO from blocking the open.
+      const handle = await open(within(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).finally(() => dir.close());
       try {
         const info = await handle.stat();
         if (!info.isFile()) throw invalid('/path', `"${rel}" is not a file`);
@@ -89,6 +92,8 @@ export const readTool = defineTool<ReadArgs, ReadOutput>({
       }
     } catch (error) {
       throw fsError(error, rel, '/path', ctx.signal);
+    } finally {
+      await root.close();
     }
     const truncated = size > data.length;
     return { path: rel, content: decode(data, encoding, truncated), encoding, size, truncated, modifiedAt: modifiedAt.toISOString() };

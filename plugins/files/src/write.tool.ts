@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, open, readFile } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { defineTool } from '@toolgate/sdk';
-import { fsError, invalid, MAX_FILE_BYTES, PATH_DESCRIPTION, parentInside, relativePath, tenantRoot } from './files.sandbox';
+import { fsError, invalid, LINKS_NOTE, MAX_FILE_BYTES, openFolder, openTenantRoot, PATH_DESCRIPTION, relativePath, splitPath, within } from './files.sandbox';
 
 export interface WriteArgs {
   path: string;
@@ -19,11 +19,9 @@ export interface WriteOutput {
   sha256: string;
 }
 
-const OPEN_FLAGS = {
-  error: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-  overwrite: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC,
-  append: constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND,
-} as const;
+// O_NOFOLLOW: a link at the last component is refused, never written through. O_RDWR so that an append can hash the whole file.
+const CREATE = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const EXISTING = { overwrite: constants.O_RDWR | constants.O_NOFOLLOW, append: constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW } as const;
 
 export const writeTool = defineTool<WriteArgs, WriteOutput>({
   name: 'write',
@@ -31,7 +29,7 @@ export const writeTool = defineTool<WriteArgs, WriteOutput>({
   description:
     'Saves text or binary content (base64) to a file in the caller\'s private sandbox folder, creating missing folders: "save this summary to notes/summary.md", ' +
     '"write the CSV to exports/sales.csv", "store the chart PNG", "append a line to log.txt". By default it refuses to replace an existing file; set ' +
-    'ifExists to "overwrite" or "append". Files are limited to 1 MiB; absolute paths, ".." escapes and symbolic links out of the sandbox are rejected. ' +
+    `ifExists to "overwrite" or "append". Files are limited to 1 MiB; absolute paths and ".." escapes are rejected. ${LINKS_NOTE} ` +
     'Each tenant has its own folder; nothing outside it is reachable. Do NOT use it to read a file back (use files/read), to see which files exist ' +
     '(use files/list), or to send data to a web server (use http/post).',
   category: ['files', 'storage'],
@@ -88,34 +86,56 @@ export const writeTool = defineTool<WriteArgs, WriteOutput>({
     if (rel === '') throw invalid('/path', 'give a file name, not the sandbox folder itself');
     const data = decode(args.content, args.encoding ?? 'utf8');
     const mode = args.ifExists ?? 'error';
-    const root = await tenantRoot(ctx);
-    ctx.signal.throwIfAborted();
+    const { folder, name } = splitPath(rel);
+    const root = await openTenantRoot(ctx);
     try {
-      const target = await parentInside(root, rel, '/path');
-      const before = await lstat(target).catch(() => undefined);
-      if (mode === 'append' && before && before.size + data.length > MAX_FILE_BYTES) {
-        throw invalid('/content', `appending ${data.length} bytes would make the file larger than ${MAX_FILE_BYTES} bytes`);
-      }
-      // O_NOFOLLOW: a symlink planted at the final component is refused rather than written through.
-      const handle = await open(target, OPEN_FLAGS[mode] | constants.O_NOFOLLOW, 0o644);
+      ctx.signal.throwIfAborted();
+      const dir = await openFolder(root, folder, '/path', true);
+      const { handle, created } = await openTarget(dir, name, mode).finally(() => dir.close());
       try {
+        const before = await handle.stat();
+        if (!before.isFile()) throw invalid('/path', `"${rel}" is not a file`);
+        if (mode === 'append' && before.size + data.length > MAX_FILE_BYTES) {
+          throw invalid('/content', `appending ${data.length} bytes would make the file larger than ${MAX_FILE_BYTES} bytes`);
+        }
+        if (mode === 'overwrite') await handle.truncate(0);
         await handle.writeFile(data, { signal: ctx.signal });
+        const whole = mode === 'append' ? await readAll(handle) : data;
+        return {
+          path: rel,
+          bytesWritten: data.length,
+          size: whole.length,
+          created,
+          sha256: createHash('sha256').update(whole).digest('hex'),
+        };
       } finally {
         await handle.close();
       }
-      const whole = mode === 'append' ? await readFile(target) : data;
-      return {
-        path: rel,
-        bytesWritten: data.length,
-        size: whole.length,
-        created: before === undefined,
-        sha256: createHash('sha256').update(whole).digest('hex'),
-      };
     } catch (error) {
       throw fsError(error, rel, '/path', ctx.signal);
+    } finally {
+      await root.close();
     }
   },
 });
+
+/** Creates `name` in the verified folder `dir`, or opens the existing file when `mode` allows it. */
+async function openTarget(dir: FileHandle, name: string, mode: 'error' | 'overwrite' | 'append'): Promise<{ handle: FileHandle; created: boolean }> {
+  try {
+    return { handle: await open(within(dir, name), CREATE, 0o644), created: true };
+  } catch (error) {
+    if (mode === 'error' || (error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { handle: await open(within(dir, name), EXISTING[mode]), created: false };
+  }
+}
+
+/** The whole file through its handle (positional reads: the handle's own position is at the end after an append). */
+async function readAll(handle: FileHandle): Promise<Buffer> {
+  const { size } = await handle.stat();
+  const buffer = Buffer.alloc(size);
+  const { bytesRead } = await handle.read(buffer, 0, size, 0);
+  return buffer.subarray(0, bytesRead);
+}
 
 function decode(content: string, encoding: 'utf8' | 'base64'): Buffer {
   if (encoding === 'base64' && !/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(content)) throw invalid('/content', 'content is not valid base64');

@@ -16,7 +16,7 @@ export const fetchTool = defineTool<FetchArgs, HttpResponse>({
     'Downloads a web page, file or REST API response with an HTTP GET (or checks it with HEAD) and returns the status code, selected headers, ' +
     'content type and body (text, or base64 for binary content), following up to ' +
     `${MAX_REDIRECTS} redirects. Use it to read a JSON API, get the raw content of a URL, or check whether a link works. ${ALLOWLIST_NOTE} ` +
-    'Only http and https URLs; redirects to hosts outside the allowlist are refused; the body is cut at maxBytes (default 1 MiB) and the call times ' +
+    'Only http and https URLs; every redirect is checked the same way; the body is cut at maxBytes (default 1 MiB) and the call times ' +
     'out after timeoutMs. Do NOT use it to send data or call an API that changes something (use http/post), to read files the user saved ' +
     '(use files/read), or for general web search (it only fetches a URL you already know).',
   category: ['web', 'network'],

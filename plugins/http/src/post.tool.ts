@@ -16,8 +16,8 @@ export const postTool = defineTool<PostArgs, HttpResponse>({
   description:
     'Sends data to a URL with an HTTP POST (JSON by default, or any content type such as form data or plain text) and returns the status code, ' +
     'selected headers, content type and response body: submit a form, call a webhook, create a record through a REST API. ' +
-    `It can change data on the remote service, so it is not retried automatically. ${ALLOWLIST_NOTE} Only http and https URLs; redirects to hosts ` +
-    'outside the allowlist are refused; the response is cut at maxBytes. Do NOT use it just to read a page or API (use http/fetch) or to save a ' +
+    `It can change data on the remote service, so it is not retried automatically. ${ALLOWLIST_NOTE} Only http and https URLs; every redirect is checked ` +
+    'the same way; the response is cut at maxBytes. Do NOT use it just to read a page or API (use http/fetch) or to save a ' +
     'file locally (use files/write).',
   category: ['web', 'network'],
   tags: ['http', 'post', 'webhook', 'rest api', 'submit', 'send json', 'api call'],
