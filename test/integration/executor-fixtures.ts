@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Test } from '@nestjs/testing';
 import {
+  type ClaimedRun,
   DEFAULT_ISOLATION_OPTIONS,
   DEFAULT_RESILIENCE_OPTIONS,
   type ExecutionRoute,
@@ -17,6 +18,7 @@ import {
   type PreparedCall,
   type ResilienceOptions,
   ResilientToolInvoker,
+  type ResumePoint,
   RoutingToolInvoker,
   RunStore,
   SchemaCache,
@@ -188,7 +190,10 @@ export interface ProbeState {
 
 /** Everything recorded, in memory: the audit trail the runner writes, for assertions. */
 export class MemoryRunStore extends RunStore {
+  readonly instance = 'memory';
   readonly all: RunEvent[] = [];
+  /** Runs a shutdown let go (paused for approval). */
+  readonly released: string[] = [];
   failWith: Error | null = null;
 
   async record(event: RunEvent): Promise<void> {
@@ -207,6 +212,19 @@ export class MemoryRunStore extends RunStore {
       .filter((e) => runIdOf(e) === runId)
       .map((event, i) => ({ seq: i + 1, event }))
       .filter((e) => e.seq > afterSeq);
+  }
+  async resumePoint(_runId: string): Promise<ResumePoint | null> {
+    return null;
+  }
+  async heartbeat(): Promise<void> {}
+  async claimOrphans(): Promise<ClaimedRun[]> {
+    return [];
+  }
+  async release(runIds: string[]): Promise<void> {
+    this.released.push(...runIds);
+  }
+  async removeFinished(): Promise<number> {
+    return 0;
   }
 }
 

@@ -1,7 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { executorEnvSchema, executorOptionsFromEnv } from '@toolgate/executor';
-import { type ExecutorHarness, finishedOnce, plan, principal, startExecutor, step } from './executor-fixtures';
+import { type ExecutorHarness, plan, principal, startExecutor, step } from './executor-fixtures';
 
 const owner = principal('alice', ['approver']);
 
@@ -33,15 +33,13 @@ describe('executor lifecycle: spans, shutdown, configuration', () => {
     expect(stepSpans.find((s) => s.attributes['toolgate.step.id'] === 'b')?.events.map((e) => e.name)).toEqual(['toolgate.fallback']);
   });
 
-  it('a shutdown cancels runs waiting for approval, with the reason recorded, and never runs them', async () => {
+  it('a shutdown leaves runs waiting for approval as recorded and releases them for the next process, never running them', async () => {
     const paused = await h.runner.execute(plan(step('wipe', 'probe/wipe', { target: 'db' })), owner, { runId: 'paused-at-shutdown' });
     expect(paused.status).toBe('PENDING_APPROVAL');
     await h.close();
-    const events = (await h.recorder.events('paused-at-shutdown')).map((e) => e.event);
-    const finished = await h.recorder.load('paused-at-shutdown');
-    expect(finished).toMatchObject({ status: 'CANCELLED', reason: expect.stringContaining('shut down') });
-    expect(finished?.steps[0]).toMatchObject({ status: 'CANCELLED', reason: expect.stringContaining('do not survive a restart') });
-    expect(finishedOnce(events, finished as NonNullable<typeof finished>)).toBe(true);
+    const events = (await h.recorder.events('paused-at-shutdown')).map((e) => e.event.type);
+    expect(events).toEqual(['RUN_STARTED', 'APPROVAL_REQUESTED']);
+    expect(h.recorder.released).toEqual(['paused-at-shutdown']);
     expect(h.probe.wiped).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import { RunAuditService } from '@toolgate/registry';
 import { ErrorCode, type Run, type RunEvent, type RunStep } from '@toolgate/sdk';
+import { DataSource } from 'typeorm';
 import type { DatabaseKind } from '../support/databases';
 import { type RegistryHarness, startRegistry } from '../support/registry.harness';
 
@@ -168,5 +169,58 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('run audit on %s', (kind) =>
     await expect(audit.list({ tenant: 'acme', limit: 1 })).resolves.toHaveLength(1);
     await expect(audit.list({ tenant: 'acme', limit: 0 })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, details: [{ path: '/filter/limit' }] });
     await expect(audit.load('no-such-run')).resolves.toBeNull();
+  });
+
+  it('stores each output once (the events carry it back on read), and a listing reads no outputs', async () => {
+    const big = { text: 'o'.repeat(50_000) };
+    const run = newRun('once-1', alice, at(50), [waiting('s1', 'text/repeat@1.0.0')]);
+    const done: RunStep = { ...run.steps[0], status: 'SUCCEEDED', attempts: 1, output: big, startedAt: at(51), durationMs: 3 };
+    const events: RunEvent[] = [
+      { type: 'RUN_STARTED', at: at(50), run },
+      { type: 'STEP_FINISHED', at: at(51), runId: run.id, step: done },
+      { type: 'RUN_FINISHED', at: at(52), run: { ...run, status: 'SUCCEEDED', steps: [done], finishedAt: at(52) } },
+    ];
+    for (const event of events) await audit.append(event);
+    const payloads = (await registry.app.get(DataSource).query(`SELECT payload FROM run_events WHERE run_id = 'once-1'`)) as { payload: string }[];
+    expect(payloads.map((p) => p.payload.length).reduce((a, b) => a + b)).toBeLessThan(big.text.length);
+    await expect(audit.events(run.id)).resolves.toEqual(events.map((event, i) => ({ seq: i + 1, event })));
+    await expect(audit.load(run.id)).resolves.toMatchObject({ steps: [{ id: 's1', output: big }] });
+    const [listed] = await audit.list({ tenant: 'acme', subject: 'alice', status: 'SUCCEEDED', limit: 1 });
+    expect(listed.id).toBe('once-1');
+    const { output: _output, ...withoutOutput } = done;
+    expect(listed.steps).toEqual([withoutOutput]);
+    expect(Object.keys(listed.steps[0])).not.toContain('output');
+  });
+
+  it('retention removes runs that finished before the cutoff with all their records, never one in progress or waiting', async () => {
+    const old = (id: string) => newRun(id, alice, at(0), [waiting('s1', 'units/convert@1.0.0')]);
+    await audit.append({ type: 'RUN_STARTED', at: at(0), run: old('ret-done') });
+    await audit.append({ type: 'ATTEMPT', at: at(1), runId: 'ret-done', stepId: 's1', tool: 'units/convert@1.0.0', attempt: 1, outcome: 'SUCCEEDED', durationMs: 1 });
+    await audit.append({ type: 'RUN_FINISHED', at: at(2), run: { ...old('ret-done'), status: 'SUCCEEDED', finishedAt: at(2) } });
+    await audit.append({ type: 'RUN_STARTED', at: at(0), run: old('ret-running') });
+    await audit.append({ type: 'RUN_STARTED', at: at(0), run: old('ret-waiting') });
+    await audit.append({ type: 'APPROVAL_REQUESTED', at: at(1), runId: 'ret-waiting', stepId: 's1', tool: 'units/convert@1.0.0', reason: 'needs a person' });
+    await audit.append({ type: 'RUN_STARTED', at: at(0), run: old('ret-recent') });
+    await audit.append({ type: 'RUN_FINISHED', at: at(30), run: { ...old('ret-recent'), status: 'FAILED', finishedAt: at(30) } });
+
+    const removed = await audit.removeFinished(Date.parse(at(10)), 1);
+    expect(removed).toBeGreaterThanOrEqual(1);
+    await expect(audit.load('ret-done')).resolves.toBeNull();
+    await expect(audit.events('ret-done')).resolves.toEqual([]);
+    await expect(audit.attempts('ret-done')).resolves.toEqual([]);
+    for (const kept of ['ret-running', 'ret-waiting', 'ret-recent']) await expect(audit.load(kept)).resolves.toMatchObject({ id: kept });
+    await expect(audit.approvals('ret-waiting')).resolves.toHaveLength(1);
+  });
+
+  it('an orphan is claimed once: two processes racing for it, one wins', async () => {
+    await audit.append({ type: 'RUN_STARTED', at: at(0), run: newRun('orphan-1') }, { owner: 'dead-process' });
+    await expect(audit.orphans('p1', Date.now() - 60_000, { runId: 'orphan-1' })).resolves.toEqual([]);
+    const [seen] = await audit.orphans('p1', Date.now() + 1, { runId: 'orphan-1' });
+    expect(seen).toMatchObject({ id: 'orphan-1', status: 'RUNNING', ownerInstance: 'dead-process' });
+    const claims = await Promise.all([audit.claim(seen, 'p1'), audit.claim(seen, 'p2')]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    await expect(audit.orphans(claims[0] ? 'p1' : 'p2', Date.now() + 1, { runId: 'orphan-1' })).resolves.toEqual([]);
+    await audit.release(claims[0] ? 'p1' : 'p2', ['orphan-1']);
+    await expect(audit.orphans('p3', 0, { runId: 'orphan-1' })).resolves.toEqual([expect.objectContaining({ id: 'orphan-1', ownerInstance: null })]);
   });
 });

@@ -65,10 +65,11 @@ export class CoreModule {
       useFactory: (embeddingStore: EmbeddingCacheService) => ({ ...config.retrieval, embeddingStore }),
     });
     const planner = PlannerModule.forRoot({ ...config.planner, imports: [retrieval] });
-    // A long-lived server checks plugin health on a schedule and warms workers at boot; a short-lived CLI command does neither.
+    // A long-lived server checks plugin health, maintains runs (heartbeat, crash recovery, retention) and warms workers at boot; a short-lived CLI command does none of it.
     const executor = ExecutorModule.forRoot({
       ...config.executor,
       health: { ...config.executor.health, scheduled: longLived },
+      storage: { ...config.executor.storage, maintenance: longLived },
       worker: { ...config.executor.worker, warmAtBoot: longLived && config.executor.worker.warmAtBoot },
       imports: [registry],
     });

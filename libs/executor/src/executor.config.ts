@@ -13,8 +13,24 @@ export interface RunLimits {
   maxReplans: number;
 }
 
+/** What the audit keeps of runs, and how a process holds the runs it runs. */
+export interface RunStorageOptions {
+  /** Bytes of one step's output the audit stores (its JSON); a larger output is stored as a truncation marker. */
+  maxStepOutputBytes: number;
+  /** Bytes of outputs one run stores in all; steps past it store truncation markers. */
+  maxRunOutputBytes: number;
+  /** Finished runs older than this many days are removed in the background; 0 keeps them forever. */
+  retentionDays: number;
+  /** How often a process says it still holds its runs; a run whose owner stayed silent 3 times as long is recovered by another. */
+  heartbeatMs: number;
+  /** Heartbeats, recovery of runs a dead process left and retention run on a schedule (a server); off for a short-lived process (the CLI). */
+  maintenance: boolean;
+}
+
 /** How plans run and where tool code runs (`resilienceOptionsFromEnv`); the defaults apply when a field is absent. */
 export interface ExecutorModuleOptions extends RunLimits {
+  /** Output caps of the audit, retention, ownership of runs and crash recovery. */
+  storage: RunStorageOptions;
   /** `worker`: plugin code runs in worker threads that can be terminated; `none`: in the server's thread. */
   isolation: 'worker' | 'none';
   /** Per tool version: timeout, retries, breaker, bulkhead, drain on shutdown. */
@@ -32,6 +48,20 @@ export const executorEnvSchema = z.object({
   TOOLGATE_EXEC_DEADLINE_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
   TOOLGATE_EXEC_MAX_STEPS: z.coerce.number().int().min(1).max(1000).default(20),
   TOOLGATE_EXEC_MAX_REPLANS: z.coerce.number().int().min(0).max(10).default(2),
+  TOOLGATE_RUN_MAX_STEP_OUTPUT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(256 * 1024),
+  TOOLGATE_RUN_MAX_OUTPUT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
+  TOOLGATE_RUN_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(30),
+  TOOLGATE_RUN_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   // Per-tool resilience, plugin isolation and health checks.
   ...resilienceEnvSchema.shape,
 });
@@ -42,10 +72,21 @@ export function executorOptionsFromEnv(env: ExecutorEnv): RunLimits {
   return { maxParallel: env.TOOLGATE_EXEC_MAX_PARALLEL, deadlineMs: env.TOOLGATE_EXEC_DEADLINE_MS, maxSteps: env.TOOLGATE_EXEC_MAX_STEPS, maxReplans: env.TOOLGATE_EXEC_MAX_REPLANS };
 }
 
+/** The audit's caps, retention and heartbeat; maintenance stays off until a server turns it on. */
+export function runStorageOptionsFromEnv(env: ExecutorEnv): RunStorageOptions {
+  return {
+    maxStepOutputBytes: env.TOOLGATE_RUN_MAX_STEP_OUTPUT_BYTES,
+    maxRunOutputBytes: env.TOOLGATE_RUN_MAX_OUTPUT_BYTES,
+    retentionDays: env.TOOLGATE_RUN_RETENTION_DAYS,
+    heartbeatMs: env.TOOLGATE_RUN_HEARTBEAT_MS,
+    maintenance: false,
+  };
+}
+
 /** The executor's whole options from its validated environment. */
 export function executorModuleOptionsFromEnv(env: ExecutorEnv): ExecutorModuleOptions {
   const { health, ...tools } = resilienceOptionsFromEnv(env);
-  return { ...executorOptionsFromEnv(env), ...tools, health: { ...health, scheduled: false } };
+  return { ...executorOptionsFromEnv(env), storage: runStorageOptionsFromEnv(env), ...tools, health: { ...health, scheduled: false } };
 }
 
 export const DEFAULT_EXECUTOR_OPTIONS: Readonly<ExecutorModuleOptions> = Object.freeze(executorModuleOptionsFromEnv(executorEnvSchema.parse({})));

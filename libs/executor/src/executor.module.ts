@@ -14,6 +14,7 @@ import type { ExecutionRoute } from './routing/execution-route.types';
 import { RoutingToolInvoker } from './routing/routing.tool-invoker';
 import { ToolInvoker } from './runtime/tool-invoker.port';
 import { PlanRunner } from './scheduling/plan.runner';
+import { RunMaintenance } from './scheduling/run.maintenance';
 import { PlanValidator } from './validation/plan.validator';
 import { SchemaCache } from './validation/schema.cache';
 
@@ -23,7 +24,9 @@ const resolved = (options: Partial<ExecutorModuleOptions>): ExecutorModuleOption
  * The runtime: plan validation, the runner, and the invoker chain every call goes through — health
  * gate → resilience (timeout, retries, breaker, bulkhead per tool@version) → the route of the tool's
  * execution kind (`server`: plugin workers, or in-process with isolation `none`). Runs are recorded on
- * the catalog database and streamed on the RunEventBus. Needs the registry's providers (its module in
+ * the catalog database (outputs within `storage` caps) and streamed on the RunEventBus; with
+ * `storage.maintenance`, RunMaintenance keeps their heartbeat, recovers what a stopped process left and
+ * applies the retention. Needs the registry's providers (its module in
  * `imports`, or global). Each piece is its own provider so Nest shuts each down (calls drained, workers terminated).
  *
  * ```ts
@@ -35,6 +38,7 @@ const resolved = (options: Partial<ExecutorModuleOptions>): ExecutorModuleOption
     SchemaCache,
     PlanValidator,
     PlanRunner,
+    RunMaintenance,
     RunEventBus,
     { provide: RunStore, useClass: TypeormRunStore },
     {
@@ -60,7 +64,7 @@ const resolved = (options: Partial<ExecutorModuleOptions>): ExecutorModuleOption
       useFactory: (resilient: ResilientToolInvoker, monitor: HealthMonitor) => new HealthGatedToolInvoker(resilient, monitor),
     },
   ],
-  exports: [PlanValidator, PlanRunner, RunEventBus, RunStore, ExecutionRoutes, ResilientToolInvoker, HealthMonitor, ToolInvoker],
+  exports: [PlanValidator, PlanRunner, RunMaintenance, RunEventBus, RunStore, ExecutionRoutes, ResilientToolInvoker, HealthMonitor, ToolInvoker],
 })
 export class ExecutorModule extends ExecutorConfigurableModule implements OnApplicationBootstrap {
   constructor(

@@ -1,7 +1,18 @@
 export { RunEventBus } from './audit/run-event.bus';
-export { RunStore } from './audit/run-store.port';
+export { type ClaimedRun, type ResumePoint, RunStore } from './audit/run-store.port';
+export { isTruncatedOutput, StoredOutputBudget, type TruncatedOutput } from './audit/stored-output.budget';
 export { TypeormRunStore } from './audit/typeorm.run-store';
-export { DEFAULT_EXECUTOR_OPTIONS, type ExecutorEnv, type ExecutorModuleOptions, executorEnvSchema, executorModuleOptionsFromEnv, executorOptionsFromEnv, type RunLimits } from './executor.config';
+export {
+  DEFAULT_EXECUTOR_OPTIONS,
+  type ExecutorEnv,
+  type ExecutorModuleOptions,
+  executorEnvSchema,
+  executorModuleOptionsFromEnv,
+  executorOptionsFromEnv,
+  type RunLimits,
+  type RunStorageOptions,
+  runStorageOptionsFromEnv,
+} from './executor.config';
 export { ExecutorModule } from './executor.module';
 export { EXECUTOR_OPTIONS, type ExecutorModuleExtras } from './executor.module-definition';
 export { HealthMonitor } from './health/health.monitor';
@@ -26,5 +37,7 @@ export { RoutingToolInvoker } from './routing/routing.tool-invoker';
 export { serverExecutionRoute } from './runtime/server.execution-route';
 export { type AttemptReport, type Invocation, type PreparedCall, ToolInvoker } from './runtime/tool-invoker.port';
 export { type ExecuteOptions, PlanRunner } from './scheduling/plan.runner';
+export { STALE_HEARTBEATS } from './scheduling/run.lifecycle';
+export { RunMaintenance } from './scheduling/run.maintenance';
 export { PlanValidator } from './validation/plan.validator';
 export { SchemaCache } from './validation/schema.cache';

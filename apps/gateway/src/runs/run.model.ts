@@ -48,7 +48,12 @@ export class RunStep {
   @Field({ description: '`namespace/name@version` actually run (the fallback when status is FALLBACK).' }) tool!: string;
   @Field(() => StepStatus) status!: StepStatus;
   @Field(() => Int) attempts!: number;
-  @Field(() => GraphQLJSON, { nullable: true }) output!: unknown;
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description:
+      'The output as the audit stores it. Past a storage cap (TOOLGATE_RUN_MAX_STEP_OUTPUT_BYTES per step, TOOLGATE_RUN_MAX_OUTPUT_BYTES per run) it is a marker, never the value: `{"$truncated": true, "bytes": <size of the output\'s JSON>, "limit": <the cap it broke, or what was left of the run\'s>, "scope": "step" | "run"}`. Always null in `runs` (a listing never loads outputs): ask `run(id)`.',
+  })
+  output!: unknown;
   @Field(() => StepError, { nullable: true }) error!: StepError | null;
   @Field(() => String, { nullable: true, description: 'Why the step was skipped, cancelled, fell back or waits for approval.' }) reason!: string | null;
   @Field(() => String, { nullable: true, description: 'With FALLBACK: the tool that failed and was replaced.' }) fallbackOf!: string | null;

@@ -68,7 +68,7 @@ export class RunsResolver {
     return run && Run.from(run);
   }
 
-  @Query(() => [Run], { description: "Runs of the caller's tenant, newest first." })
+  @Query(() => [Run], { description: "Runs of the caller's tenant, newest first; steps come without outputs (`run(id)` has them)." })
   async runs(@CurrentPrincipal() principal: Principal, @Args('filter', { nullable: true }) filter?: RunFilterInput): Promise<Run[]> {
     return (await this.listRuns.execute(principal, filter ?? {})).map(Run.from);
   }

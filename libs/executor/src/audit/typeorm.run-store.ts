@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { RunAuditService } from '@toolgate/registry';
 import type { Run, RunEvent, RunListFilter, SequencedRunEvent } from '@toolgate/sdk';
 import { RunEventBus } from './run-event.bus';
-import { RunStore } from './run-store.port';
+import { type ClaimedRun, type ResumePoint, RunStore } from './run-store.port';
 
 /**
  * RunStore on the catalog database (SQLite or PostgreSQL) through the registry's audit tables. It is an
@@ -11,6 +12,8 @@ import { RunStore } from './run-store.port';
  */
 @Injectable()
 export class TypeormRunStore extends RunStore {
+  readonly instance = randomUUID();
+
   constructor(
     private readonly audit: RunAuditService,
     private readonly bus: RunEventBus,
@@ -18,8 +21,8 @@ export class TypeormRunStore extends RunStore {
     super();
   }
 
-  async record(event: RunEvent): Promise<void> {
-    const seq = await this.audit.append(event);
+  async record(event: RunEvent, resume?: ResumePoint): Promise<void> {
+    const seq = await this.audit.append(event, { ...(event.type === 'RUN_STARTED' ? { owner: this.instance } : {}), ...(resume ? { resume } : {}) });
     this.bus.publish(seq, event);
   }
 
@@ -33,5 +36,29 @@ export class TypeormRunStore extends RunStore {
 
   events(runId: string, afterSeq?: number): Promise<SequencedRunEvent[]> {
     return this.audit.events(runId, afterSeq);
+  }
+
+  async resumePoint(runId: string): Promise<ResumePoint | null> {
+    return ((await this.audit.resumePoint(runId)) as ResumePoint | null) ?? null;
+  }
+
+  heartbeat(): Promise<void> {
+    return this.audit.heartbeat(this.instance);
+  }
+
+  async claimOrphans(staleBefore: number, options: { runId?: string; limit?: number } = {}): Promise<ClaimedRun[]> {
+    const claimed: ClaimedRun[] = [];
+    for (const orphan of await this.audit.orphans(this.instance, staleBefore, options)) {
+      if (await this.audit.claim(orphan, this.instance)) claimed.push({ id: orphan.id, status: orphan.status });
+    }
+    return claimed;
+  }
+
+  release(runIds: string[]): Promise<void> {
+    return this.audit.release(this.instance, runIds);
+  }
+
+  removeFinished(before: number): Promise<number> {
+    return this.audit.removeFinished(before);
   }
 }

@@ -21,8 +21,10 @@ export type { ExecuteOptions } from './run.state';
  * deadline through every call's AbortSignal, fallbacks and bounded re-plans. Every event is recorded
  * before the runner moves on; every step of a run ends in exactly one final status.
  *
- * Paused runs (waiting for approvals) live in this process: a shutdown ends them CANCELLED with that
- * reason, recorded; a crash leaves them as recorded, with no step run twice.
+ * Runs are durable: a shutdown cancels runs in progress (recorded) and releases runs paused for
+ * approval, which the next process restores; after a crash, `recover` (run by `RunMaintenance` at
+ * start and on every heartbeat) finishes what a dead process left running and restores what it left
+ * paused. No step is run or recorded twice.
  *
  * The parts: `RunLifecycle` (start, pauses, decisions, cancel, deadline, conclusion), `StepScheduler`
  * (which steps start), `StepAttempt` (one step's call and fallback), `RunReplanner`, `RunState`.
@@ -64,7 +66,15 @@ export class PlanRunner implements BeforeApplicationShutdown {
     return this.lifecycle.get(runId);
   }
 
-  /** Shutdown: every run still here (running or paused) is cancelled and its audit completed before the database goes. */
+  /**
+   * Claims runs whose process stopped holding them and finishes (RUNNING: started steps FAILED with
+   * INTERRUPTED, the rest SKIPPED, the run FAILED) or restores them (PENDING_APPROVAL: approvable here).
+   */
+  recover(): Promise<{ finished: string[]; restored: string[] }> {
+    return this.lifecycle.recover();
+  }
+
+  /** Shutdown: runs in progress are cancelled and their audit completed before the database goes; runs paused for approval are released for the next process. */
   beforeApplicationShutdown(): Promise<void> {
     return this.lifecycle.shutdown();
   }

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Plan } from '@toolgate/planner';
 import type { AccessPolicyService, Principal } from '@toolgate/registry';
-import { ErrorCode, type Run, ToolgateError } from '@toolgate/sdk';
+import { ErrorCode, type Run, type RunStep, ToolgateError } from '@toolgate/sdk';
 import type { RunStore } from '../audit/run-store.port';
 import type { ExecutorModuleOptions } from '../executor.config';
 import { toToolgateError } from '../runtime/tool.errors';
@@ -10,6 +10,13 @@ import type { PlanValidator } from '../validation/plan.validator';
 import type { RunReplanner } from './run.replanner';
 import { type ExecuteOptions, now, RunState, SUCCESS, tracer } from './run.state';
 import type { StepScheduler } from './step.scheduler';
+
+/** A run is an orphan once its owner has been silent for this many heartbeats. */
+export const STALE_HEARTBEATS = 3;
+
+const FINAL_STEP = new Set(['SUCCEEDED', 'FAILED', 'FALLBACK', 'SKIPPED', 'CANCELLED']);
+
+const interruption = () => new ToolgateError(ErrorCode.INTERRUPTED, 'the process running this step stopped (crash or kill) before the step finished; it is not run again');
 
 const auditFailure = (error: unknown) =>
   new ToolgateError(ErrorCode.UNAVAILABLE, `the run audit could not be recorded, so the run was stopped: ${(error as Error)?.message ?? String(error)}`, [], { cause: error });
@@ -54,7 +61,7 @@ export class RunLifecycle {
     this.runs.set(id, state);
     if (options.signal) this.follow(state, options.signal);
     try {
-      await state.record({ type: 'RUN_STARTED', at: now(), run: state.snapshot() });
+      await state.record({ type: 'RUN_STARTED', at: now(), run: state.snapshot() }, state.resumePoint());
     } catch (error) {
       this.release(state);
       span.end();
@@ -64,6 +71,7 @@ export class RunLifecycle {
   }
 
   async decide(runId: string, stepId: string, approved: boolean, by: Principal, comment?: string): Promise<Run> {
+    await this.adoptOrphan(runId);
     const state = this.visibleRun(runId, by);
     const slot = state.slots.find((s) => s.entry.id === stepId && s.entry.status === 'PENDING_APPROVAL' && !s.approved);
     if (!slot) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `step ${stepId} of run ${runId} is not waiting for approval`, [{ path: '/stepId', message: 'is not waiting for approval' }]);
@@ -74,7 +82,9 @@ export class RunLifecycle {
     if (!this.access.isAdmin(by) && by.subject === state.run.owner.subject) {
       throw new ToolgateError(ErrorCode.FORBIDDEN, `${by.subject} started run ${runId} and cannot approve its steps: another subject or an admin decides`);
     }
-    await state.record({ type: 'APPROVAL_DECIDED', at: now(), runId, stepId, approved, by: { tenant: by.tenant, subject: by.subject }, ...(comment ? { comment } : {}) });
+    const resume = state.resumePoint();
+    if (approved) resume.approved.push(stepId);
+    await state.record({ type: 'APPROVAL_DECIDED', at: now(), runId, stepId, approved, by: { tenant: by.tenant, subject: by.subject }, ...(comment ? { comment } : {}) }, resume);
     const note = comment ? `: ${comment}` : '';
     if (approved) {
       slot.approved = true;
@@ -87,6 +97,7 @@ export class RunLifecycle {
   }
 
   async cancel(runId: string, by: Principal): Promise<Run> {
+    await this.adoptOrphan(runId);
     const state = this.visibleRun(runId, by);
     if (by.subject !== state.run.owner.subject && !this.access.isAdmin(by)) {
       throw new ToolgateError(ErrorCode.FORBIDDEN, `only ${state.run.owner.subject} or an admin may cancel run ${runId}`);
@@ -99,10 +110,106 @@ export class RunLifecycle {
     return this.runs.get(runId)?.snapshot();
   }
 
+  /**
+   * Shutdown: runs in progress are cancelled and their audit completed; runs paused for approval are
+   * left as recorded and released, so the next process to start restores them, still approvable.
+   */
   async shutdown(): Promise<void> {
     const states = [...this.runs.values()];
-    for (const state of states) state.abort('the runtime shut down (approvals and runs in progress do not survive a restart)');
-    await Promise.allSettled(states.map((state) => this.drive(state)));
+    const paused = states.filter((state) => state.driving === null && state.run.status === 'PENDING_APPROVAL');
+    const active = states.filter((state) => !paused.includes(state));
+    for (const state of active) state.abort('the runtime shut down while the run was in progress');
+    await Promise.allSettled(active.map((state) => this.drive(state)));
+    for (const state of paused) {
+      this.release(state);
+      state.deadline.clear();
+    }
+    await this.recorder.release(paused.map((state) => state.run.id)).catch(() => undefined);
+  }
+
+  /**
+   * Crash recovery: claims runs in progress whose owner has been silent for STALE_HEARTBEATS heartbeats
+   * (or that have none), once each, and finishes those left RUNNING (started steps FAILED with
+   * INTERRUPTED, the rest SKIPPED, the run FAILED) and restores those paused for approval (still
+   * approvable here; a step that was running FAILED with INTERRUPTED). Returns what it did.
+   */
+  async recover(options: { runId?: string } = {}): Promise<{ finished: string[]; restored: string[] }> {
+    const staleBefore = Date.now() - STALE_HEARTBEATS * this.defaults.storage.heartbeatMs;
+    const done = { finished: [] as string[], restored: [] as string[] };
+    for (const claimed of await this.recorder.claimOrphans(staleBefore, options)) {
+      const run = await this.recorder.load(claimed.id);
+      if (!run || this.runs.has(run.id)) continue;
+      if (run.status === 'PENDING_APPROVAL' && (await this.restore(run))) done.restored.push(run.id);
+      else {
+        await this.finishInterrupted(run, 'interrupted: the process running it stopped (crash or kill) before it finished; recovered at the next start');
+        done.finished.push(run.id);
+      }
+    }
+    return done;
+  }
+
+  /** A decision or cancellation for a run no process holds: this process takes it over first (the one that got the request resumes it). */
+  private async adoptOrphan(runId: string): Promise<void> {
+    if (!this.runs.has(runId)) await this.recover({ runId });
+  }
+
+  /** A paused run read back from the audit, held here again; false when it cannot resume (it is then finished with the reason). */
+  private async restore(run: Run): Promise<boolean> {
+    const point = await this.recorder.resumePoint(run.id);
+    if (!point) {
+      await this.finishInterrupted(run, 'it waited for approval when its process stopped, and was recorded without what resuming needs');
+      return false;
+    }
+    const principal: Principal = { tenant: run.owner.tenant, subject: run.owner.subject, roles: point.roles };
+    const settings = { ...this.defaults, ...(run.task ? { task: { text: run.task, images: [] } } : {}) };
+    let validated: ReturnType<PlanValidator['validate']>;
+    try {
+      validated = this.validator.validate(point.plan, principal, { maxSteps: settings.maxSteps });
+    } catch (error) {
+      await this.finishInterrupted(run, `it waited for approval when its process stopped and cannot resume: ${toToolgateError(error).describe()}`);
+      return false;
+    }
+    const span = tracer.startSpan('toolgate.execute', { attributes: { 'toolgate.run.id': run.id, 'toolgate.plan.id': run.planId, 'toolgate.run.restored': true } });
+    const state = new RunState(run, principal, settings, validated, this.recorder, span, { entries: point.entries, approved: new Set(point.approved) });
+    this.runs.set(run.id, state);
+    try {
+      for (const slot of state.slots.filter((s) => s.entry.status === 'RUNNING')) {
+        await state.finish(slot, { status: 'FAILED', tool: slot.entry.tool, error: interruption() });
+      }
+    } catch (error) {
+      this.release(state);
+      throw auditFailure(error);
+    } finally {
+      span.end();
+      state.span = null;
+    }
+    return true;
+  }
+
+  /** Ends a run no process can go on with, from its record alone: every step not final gets one final status, then the run. */
+  private async finishInterrupted(run: Run, reason: string): Promise<void> {
+    const at = now();
+    const ended = new Map<string, RunStep['status']>(run.steps.filter((s) => FINAL_STEP.has(s.status)).map((s) => [s.id, s.status]));
+    for (const step of run.steps) {
+      if (FINAL_STEP.has(step.status)) continue;
+      const blocked = step.dependsOn.find((dep) => ended.has(dep) && !SUCCESS.has(ended.get(dep) as RunStep['status']));
+      const final: RunStep =
+        step.status === 'RUNNING'
+          ? {
+              ...step,
+              status: 'FAILED',
+              error: { code: ErrorCode.INTERRUPTED, message: interruption().message },
+              durationMs: step.startedAt ? Math.max(0, Date.parse(at) - Date.parse(step.startedAt)) : 0,
+            }
+          : step.status === 'PENDING_APPROVAL'
+            ? { ...step, status: 'CANCELLED', reason: `not approved before the run ended: ${reason}` }
+            : { ...step, status: 'SKIPPED', reason: blocked ? `dependency ${blocked} ended ${ended.get(blocked)}` : `never started: ${reason}` };
+      Object.assign(step, final);
+      ended.set(step.id, step.status);
+      await this.recorder.record({ type: 'STEP_FINISHED', at, runId: run.id, step: { ...step, dependsOn: [...step.dependsOn] } });
+    }
+    Object.assign(run, { status: 'FAILED', reason, finishedAt: at });
+    await this.recorder.record({ type: 'RUN_FINISHED', at, run });
   }
 
   /** The caller's signal cancels the run. */

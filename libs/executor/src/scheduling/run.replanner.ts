@@ -45,7 +45,8 @@ export class RunReplanner {
     state.run.replans = attempt;
     state.run.planId = next.id;
     state.validated = validated;
-    await state.record({ type: 'REPLANNED', at: now(), runId: state.run.id, planId: next.id, attempt, reason: `step ${slot.step.id} failed: ${error.code}: ${error.message}` });
+    // The new slots first, so the resume point recorded with REPLANNED names their entries.
     state.slots = validated.steps.filter((s) => !state.outputs.has(s.id)).map((s) => state.slotFor(s));
+    await state.record({ type: 'REPLANNED', at: now(), runId: state.run.id, planId: next.id, attempt, reason: `step ${slot.step.id} failed: ${error.code}: ${error.message}` }, state.resumePoint());
   }
 }

@@ -2,7 +2,8 @@ import { type Span, type SpanContext, trace } from '@opentelemetry/api';
 import type { Plan, PlanningCandidate, ReplanFeedback, TaskInput } from '@toolgate/planner';
 import type { Principal } from '@toolgate/registry';
 import { canonicalJson, ErrorCode, type Run, type RunEvent, type RunStep, type StepStatus, ToolgateError } from '@toolgate/sdk';
-import type { RunStore } from '../audit/run-store.port';
+import type { ResumePoint, RunStore } from '../audit/run-store.port';
+import { StoredOutputBudget } from '../audit/stored-output.budget';
 import type { ExecutorModuleOptions } from '../executor.config';
 import { stepErrorOf, toToolgateError } from '../runtime/tool.errors';
 import type { PlanLimits, ValidatedPlan, ValidatedStep } from '../validation/plan.validator';
@@ -54,6 +55,12 @@ export type Dependency = { state: 'done' } | { state: 'waiting' } | { state: 'bl
 export const now = () => new Date().toISOString();
 export const callOf = (step: ValidatedStep) => `${step.tool.ref} ${canonicalJson(step.arguments)}`;
 const copyStep = (step: RunStep): RunStep => ({ ...step, dependsOn: [...step.dependsOn] });
+
+/** A run read back from the audit to be resumed: which entry holds each plan step, and which entries were approved. */
+export interface RestoredSlots {
+  entries: Record<string, string>;
+  approved: ReadonlySet<string>;
+}
 
 /** The run's deadline counts only its stretches of work: a pause for approval does not use it up. */
 export class RunDeadline {
@@ -122,6 +129,9 @@ export class RunState {
   readonly firstSpan: SpanContext;
   /** Removes the listener on the caller's signal. */
   detach: () => void = () => undefined;
+  /** Plan step id -> its entry id in `run.steps`, over every plan of the run (the resume point keeps it). */
+  private readonly entries: Record<string, string> = {};
+  private readonly stored: StoredOutputBudget;
   private audit: Promise<void> = Promise.resolve();
   private woken!: Promise<void>;
   private wakeUp: () => void = () => undefined;
@@ -133,12 +143,25 @@ export class RunState {
     public validated: ValidatedPlan,
     private readonly recorder: RunStore,
     span: Span,
+    restored?: RestoredSlots,
   ) {
     this.span = span;
     this.firstSpan = span.spanContext();
     this.deadline = new RunDeadline(options.deadlineMs, () => this.wake());
+    this.stored = new StoredOutputBudget(options.storage, run.steps);
     this.rearm();
-    this.slots = validated.steps.map((step) => this.slotFor(step));
+    this.slots = restored ? this.restoreSlots(restored) : validated.steps.map((step) => this.slotFor(step));
+  }
+
+  /** What a process resuming this run needs: the plan in force, pinned to the versions it resolved to, and where its steps stand. */
+  resumePoint(): ResumePoint {
+    const { plan, steps } = this.validated;
+    return {
+      plan: { id: plan.id, decision: plan.decision, steps: steps.map((s) => ({ id: s.id, tool: s.tool.ref, arguments: s.arguments, dependsOn: [...s.dependsOn], reason: s.reason })) },
+      entries: { ...this.entries },
+      roles: [...this.principal.roles],
+      approved: this.slots.filter((s) => s.approved).map((s) => s.entry.id),
+    };
   }
 
   /** Wakes the loop waiting in `nextChange`. */
@@ -166,9 +189,10 @@ export class RunState {
     return { ...this.run, owner: { ...this.run.owner }, steps: this.run.steps.map(copyStep) };
   }
 
-  async record(event: RunEvent): Promise<void> {
+  /** Records the event (with `resume`, the run's new resume point). */
+  async record(event: RunEvent, resume?: ResumePoint): Promise<void> {
     // One chain per run: events reach the recorder in the order they happened.
-    const recorded = this.audit.then(() => this.recorder.record(event));
+    const recorded = this.audit.then(() => this.recorder.record(event, resume));
     this.audit = recorded;
     try {
       await recorded;
@@ -184,7 +208,24 @@ export class RunState {
     for (let n = this.run.replans; this.run.steps.some((s) => s.id === id); n++) id = `${step.id}#${n}`;
     const entry: RunStep = { id, tool: step.tool.ref, status: 'WAITING', attempts: 0, dependsOn: [...step.dependsOn], startedAt: null, durationMs: 0 };
     this.run.steps.push(entry);
+    this.entries[step.id] = id;
     return { step, entry, approved: false };
+  }
+
+  /** The slots of a run read back from the audit: each plan step on the entry that held it, completed outputs known again. */
+  private restoreSlots({ entries, approved }: RestoredSlots): Slot[] {
+    Object.assign(this.entries, entries);
+    for (const [stepId, entryId] of Object.entries(entries)) {
+      const entry = this.run.steps.find((s) => s.id === entryId);
+      if (entry && SUCCESS.has(entry.status)) this.outputs.set(stepId, entry.output);
+    }
+    return this.validated.steps.map((step) => {
+      const entry = this.run.steps.find((s) => s.id === entries[step.id]);
+      // A step of a re-plan that had no event yet was never stored: it starts again as new.
+      if (!entry) return this.slotFor(step);
+      if (this.outputs.has(step.id)) this.calls.set(step.id, callOf(step));
+      return { step, entry, approved: approved.has(entry.id) };
+    });
   }
 
   /** Why nothing new may start: cancelled, past the deadline, or ended by a failure. */
@@ -222,7 +263,8 @@ export class RunState {
     if (outcome.fallbackOf !== undefined) entry.fallbackOf = outcome.fallbackOf;
     if (outcome.error) entry.error = stepErrorOf(outcome.error);
     if (SUCCESS.has(outcome.status)) {
-      entry.output = outcome.output;
+      // Dependents bind to the whole output; the run's record keeps it only within the storage caps.
+      entry.output = this.stored.store(outcome.output);
       this.outputs.set(slot.step.id, outcome.output);
       this.calls.set(slot.step.id, callOf(slot.step));
     }

@@ -11,6 +11,7 @@ import { PlanningSessions1796089200000 } from './migrations/1796089200000-planni
 import { RunAudit1796175600000 } from './migrations/1796175600000-run-audit.migration';
 import { ToolIntegrity1796262000000 } from './migrations/1796262000000-tool-integrity.migration';
 import { EmbeddingCache1796348400000 } from './migrations/1796348400000-embedding-cache.migration';
+import { RunRecovery1796434800000 } from './migrations/1796434800000-run-recovery.migration';
 import { PlanningSessionEntity } from './planning-session.entity';
 import { PluginEntity } from './plugin.entity';
 import { RoleEntity } from './role.entity';
@@ -42,6 +43,7 @@ export const REGISTRY_MIGRATIONS = [
   RunAudit1796175600000,
   ToolIntegrity1796262000000,
   EmbeddingCache1796348400000,
+  RunRecovery1796434800000,
 ];
 
 /** Binary columns are named per driver (`blob`, `bytea`), so the embedding cache has one entity each. */

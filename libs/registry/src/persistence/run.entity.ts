@@ -6,6 +6,8 @@ import { epochMillis } from './epoch-millis.transformer';
 @Entity('runs')
 @Index('ix_runs_owner_status_started', ['tenant', 'subject', 'status', 'startedAt'])
 @Index('ix_runs_tenant_started', ['tenant', 'startedAt'])
+@Index('ix_runs_status_heartbeat', ['status', 'heartbeatAt'])
+@Index('ix_runs_status_finished', ['status', 'finishedAt'])
 export class RunEntity {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   id!: string;
@@ -44,4 +46,16 @@ export class RunEntity {
 
   @Column({ name: 'finished_at', type: 'bigint', nullable: true, transformer: epochMillis })
   finishedAt!: number | null;
+
+  /** The process (instance id) running or holding the run; null once none does (released, or recorded before owners were). */
+  @Column({ name: 'owner_instance', type: 'varchar', length: 64, nullable: true })
+  ownerInstance!: string | null;
+
+  /** When the owner last said it is alive; a run whose owner stopped saying so is recovered by another process. */
+  @Column({ name: 'heartbeat_at', type: 'bigint', nullable: true, transformer: epochMillis })
+  heartbeatAt!: number | null;
+
+  /** JSON of what resuming the run after a restart needs (the plan in force, the owner's roles); the executor's shape. */
+  @Column({ type: 'text', nullable: true })
+  resume!: string | null;
 }
