@@ -126,7 +126,14 @@ const everything: ToolSearchFilter = { scope: [{ idGlob: '**', maxRisk: 'destruc
 const EVERY_TOOL = 'units currency files weather mail calendar math db web translate image';
 
 async function indexed(docs: ToolDocument[], by = embedder): Promise<IndexedTool[]> {
-  return Promise.all(docs.map(async (doc) => ({ doc, vectors: await by.embed([doc.description, ...doc.exampleQueries], 'document') })));
+  return Promise.all(
+    docs.map(async (doc) => {
+      const vectors = await by.embed([doc.description, ...doc.exampleQueries, ...doc.usageQueries], 'document');
+      const learned = Object.entries(doc.learned ?? {});
+      if (learned.length === 0) return { doc, vectors };
+      return { doc, vectors, learnedVectors: Object.fromEntries(await Promise.all(learned.map(async ([tenant, queries]) => [tenant, await by.embed(queries, 'document')] as const))) };
+    }),
+  );
 }
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0);
@@ -283,6 +290,85 @@ describe.each<Driver>(['embedded', 'elasticsearch'])('ToolIndex conformance: %s'
       expect((await index.semantic(query, 50, filter, MODEL)).map((h) => h.id).sort()).toEqual(expected);
       // The best hits of a narrow query are still only allowed ones.
       for (const hit of await index.lexical('delete file', 3, filter)) expect(expected).toContain(hit.id);
+    });
+  });
+
+  describe('with what tenants learned', () => {
+    // globex's runs tried to make mail/send the answer to unit conversions, and taught weather/forecast its own jargon.
+    const POISON = 'convert 10 miles to kilometers in units of length';
+    const JARGON = 'zorblax the quarterly figures';
+    const learnedDocs = DOCS.map((doc) =>
+      doc.id === 'mail/send' ? { ...doc, learned: { globex: [POISON, `${POISON} now`], acme: ['email the team'] } } : doc.id === 'weather/forecast' ? { ...doc, learned: { globex: [JARGON] } } : doc,
+    );
+    let learning: ToolIndex;
+    let baseline: ToolIndex;
+    let plain: ToolIndex;
+    const acme = { ...everything, tenant: 'acme' };
+    const globex = { ...everything, tenant: 'globex' };
+    /** Only acme's own learning: what acme must see whatever globex's runs taught. */
+    const acmeOnly = DOCS.map((doc) => (doc.id === 'mail/send' ? { ...doc, learned: { acme: ['email the team'] } } : doc));
+    /** acme's learning as plain text of the documents: what a one-tenant index held before learning was per tenant. */
+    const asText = DOCS.map((doc) => (doc.id === 'mail/send' ? { ...doc, usageQueries: ['email the team'] } : doc));
+    const TEXTS = [POISON, 'send an email', 'email the team', EVERY_TOOL];
+
+    beforeAll(async () => {
+      [learning, baseline, plain] = [make(driver), make(driver), make(driver)];
+      await learning.upsert(await indexed(learnedDocs), MODEL);
+      await baseline.upsert(await indexed(acmeOnly), MODEL);
+      await plain.upsert(await indexed(asText), MODEL);
+    });
+
+    it('lets a tenant find a tool by what its own runs taught, and no one else', async () => {
+      const [hit] = await learning.lexical('zorblax quarterly figures', 5, globex);
+      expect(hit).toMatchObject({ id: 'weather/forecast', rank: 1 });
+      expect([...(hit.matchedTerms ?? [])].sort()).toEqual(['figure', 'quarterly', 'zorblax']);
+      expect(await learning.lexical('zorblax quarterly figures', 5, acme)).toEqual([]);
+      expect(await learning.lexical('zorblax quarterly figures', 5, everything)).toEqual([]);
+      const [query] = await embedder.embed([JARGON], 'query');
+      expect((await learning.semantic(query, 1, globex, MODEL))[0]).toMatchObject({ id: 'weather/forecast', score: expect.closeTo(1, 4) });
+      expect((await learning.semantic(query, 1, acme, MODEL))[0]?.id).not.toBe('weather/forecast');
+    });
+
+    it("ranks another tenant's queries as if the poisoner's runs never happened", async () => {
+      for (const text of TEXTS) {
+        const [seen, clean] = await Promise.all([learning.lexical(text, 10, acme), baseline.lexical(text, 10, acme)]);
+        expect(seen.map((h) => [h.id, [...(h.matchedTerms ?? [])].sort()])).toEqual(clean.map((h) => [h.id, [...(h.matchedTerms ?? [])].sort()]));
+        for (const [i, hit] of seen.entries()) expect(hit.score).toBeCloseTo(clean[i].score, 3);
+        const [vector] = await embedder.embed([text], 'query');
+        const [near, cleanNear] = await Promise.all([learning.semantic(vector, 10, acme, MODEL), baseline.semantic(vector, 10, acme, MODEL)]);
+        expect(near.map((h) => h.id)).toEqual(cleanNear.map((h) => h.id));
+        for (const [i, hit] of near.entries()) expect(hit.score).toBeCloseTo(cleanNear[i].score, 4);
+      }
+      // The poisoner itself gets what it taught.
+      const rankOf = (hits: { id: string; rank: number }[]) => hits.find((h) => h.id === 'mail/send')?.rank ?? Number.POSITIVE_INFINITY;
+      expect(rankOf(await learning.lexical(POISON, 10, globex))).toBeLessThan(rankOf(await baseline.lexical(POISON, 10, globex)));
+    });
+
+    // Elasticsearch scores a tenant's text and the shared text as one BM25F field, with its documented approximations: exact on the embedded driver only.
+    if (driver === 'embedded')
+      it('scores one tenant exactly as when its learning was plain document text', async () => {
+        for (const text of TEXTS) {
+          const [own, before] = await Promise.all([learning.lexical(text, 10, acme), plain.lexical(text, 10, everything)]);
+          expect(own).toEqual(before);
+          const [vector] = await embedder.embed([text], 'query');
+          expect(await learning.semantic(vector, 10, acme, MODEL)).toEqual(await plain.semantic(vector, 10, everything, MODEL));
+        }
+      });
+
+    it('filters learned matches like any other', async () => {
+      const [query] = await embedder.embed([JARGON], 'query');
+      const noWeather = { scope: [{ idGlob: '{files,mail}/*', maxRisk: 'destructive' as const }], tenant: 'globex' };
+      expect((await learning.lexical(JARGON, 5, noWeather)).map((h) => h.id)).not.toContain('weather/forecast');
+      expect((await learning.semantic(query, 50, noWeather, MODEL)).map((h) => h.id)).not.toContain('weather/forecast');
+    });
+
+    it('forgets what a replaced or removed document had learned', async () => {
+      const index = make(driver);
+      await index.upsert(await indexed(learnedDocs), MODEL);
+      await index.upsert(await indexed([DOCS.find((d) => d.id === 'weather/forecast') as ToolDocument]), MODEL);
+      expect(await index.lexical(JARGON, 5, globex)).toEqual([]);
+      await index.remove(['mail/send']);
+      expect((await index.lexical(POISON, 1, globex))[0]?.id).toBe('units/convert');
     });
   });
 

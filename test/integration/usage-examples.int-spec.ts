@@ -68,12 +68,12 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kin
     ]);
     await expect(usage.importFile(path)).resolves.toEqual({ imported: 1, duplicates: 2, dropped: 0, tools: 2 });
     await expect(usage.importFile(path)).resolves.toEqual({ imported: 0, duplicates: 3, dropped: 0, tools: 2 });
-    await expect(usage.record('echo/say', 'PARROT my words', 'execution')).resolves.toBe(false);
-    await expect(usage.record('echo/say', 'echo this back', 'execution')).resolves.toBe(true);
-    await expect(usage.record('echo/say', 'echo  this back', 'execution')).resolves.toBe(false);
-    const say = (await usage.examplesFor(['echo/say'])).get('echo/say');
-    expect(sorted(say)).toEqual(['echo this back', 'parrot my words', 'repeat after me', 'yell and repeat']);
-    expect(say?.at(-1)).toBe('echo this back');
+    // A learned query the platform already has adds nothing; a new one is the tenant's, once.
+    await expect(usage.record('echo/say', 'PARROT my words', 'acme')).resolves.toBe(false);
+    await expect(usage.record('echo/say', 'echo this back', 'acme')).resolves.toBe(true);
+    await expect(usage.record('echo/say', 'echo  this back', 'acme')).resolves.toBe(false);
+    expect(sorted((await usage.examplesFor(['echo/say'])).get('echo/say'))).toEqual(['parrot my words', 'repeat after me', 'yell and repeat']);
+    expect((await usage.examplesFor(['echo/say'], 'acme')).get('echo/say')).toEqual(['echo this back']);
   });
 
   it('keeps at most the newest examples per tool, dropping the oldest in the same write', async () => {
@@ -84,13 +84,13 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kin
     expect(result).toEqual({ imported: queries.length, duplicates: 0, dropped: before.length + 5, tools: 1 });
     expect(sorted((await usage.examplesFor(['echo/shout'])).get('echo/shout'))).toEqual(sorted(queries.slice(5)));
     // One more write pushes out one example of the oldest write left.
-    await expect(usage.record('echo/shout', 'one more shout', 'execution')).resolves.toBe(true);
+    await usage.importFile(examplesFile([{ query: 'one more shout', tool: 'echo/shout' }]));
     const after = (await usage.examplesFor(['echo/shout'])).get('echo/shout') ?? [];
     expect(after).toHaveLength(USAGE_EXAMPLES_PER_TOOL);
     expect(after.at(-1)).toBe('one more shout');
     expect(queries.slice(5).filter((q) => !after.includes(q))).toHaveLength(1);
     // The other tool is untouched by this tool's bound.
-    expect((await usage.examplesFor(['echo/say'])).get('echo/say')).toHaveLength(4);
+    expect((await usage.examplesFor(['echo/say'])).get('echo/say')).toHaveLength(3);
   });
 
   it('refuses a file naming an unknown tool, storing nothing of it', async () => {
@@ -105,7 +105,7 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kin
       details: [{ path: `${path}:2`, message: expect.stringContaining('nowhere/tool') }],
     });
     expect(await usage.list()).toHaveLength(stored);
-    await expect(usage.record('nowhere/tool', 'who knows', 'execution')).rejects.toMatchObject({ code: ErrorCode.TOOL_NOT_FOUND });
+    await expect(usage.record('nowhere/tool', 'who knows', 'acme')).rejects.toMatchObject({ code: ErrorCode.TOOL_NOT_FOUND });
   });
 
   it('refuses a file with a bad line, naming every bad file:line, storing nothing of it', async () => {
@@ -123,6 +123,31 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kin
     expect((error as { details: { path: string }[] }).details.map((d) => d.path)).toEqual([2, 3, 4, 5, 6].map((line) => `${path}:${line}`));
     expect(await usage.list()).toHaveLength(stored);
     await expect(usage.importFile(join(work, 'missing.jsonl'))).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, message: expect.stringContaining('cannot read') });
-    await expect(usage.record('echo/say', '   ', 'execution')).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, details: [{ path: '/query' }] });
+    await expect(usage.record('echo/say', '   ', 'acme')).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, details: [{ path: '/query' }] });
+    await expect(usage.record('echo/say', 'no tenant', ' ')).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, details: [{ path: '/tenant' }] });
+    expect(await usage.list()).toHaveLength(stored);
+  });
+
+  it("keeps what each tenant's runs taught to that tenant: stored, bounded and de-duplicated apart", async () => {
+    const platform = (await usage.examplesFor(['echo/shout'])).get('echo/shout');
+    // globex floods the tool with one phrase and more than the bound of others; acme teaches the same phrase once.
+    await expect(usage.record('echo/shout', 'Quarterly Zorblax Report', 'globex')).resolves.toBe(true);
+    for (let i = 0; i < USAGE_EXAMPLES_PER_TOOL + 3; i++) await usage.record('echo/shout', `globex shout ${i}`, 'globex');
+    await expect(usage.record('echo/shout', 'quarterly   zorblax report', 'acme')).resolves.toBe(true);
+    await expect(usage.record('echo/shout', 'QUARTERLY ZORBLAX REPORT', 'acme')).resolves.toBe(false);
+    const globex = (await usage.examplesFor(['echo/shout'], 'globex')).get('echo/shout') ?? [];
+    expect(globex).toHaveLength(USAGE_EXAMPLES_PER_TOOL);
+    expect(globex).not.toContain('Quarterly Zorblax Report');
+    expect(globex.at(-1)).toBe(`globex shout ${USAGE_EXAMPLES_PER_TOOL + 2}`);
+    // Neither the platform's examples nor acme's were pushed out by globex's flood.
+    expect((await usage.examplesFor(['echo/shout'])).get('echo/shout')).toEqual(platform);
+    expect((await usage.examplesFor(['echo/shout'], 'acme')).get('echo/shout')).toEqual(['quarterly   zorblax report']);
+    expect((await usage.examplesFor(['echo/shout'], 'initech')).get('echo/shout')).toBeUndefined();
+    const learned = (await usage.learnedFor(['echo/shout', 'echo/say'])).get('echo/shout');
+    expect([...(learned?.keys() ?? [])].sort()).toEqual(['acme', 'globex']);
+    expect(learned?.get('acme')).toEqual(['quarterly   zorblax report']);
+    const listed = await usage.list({ toolId: 'echo/shout', tenant: 'acme' });
+    expect(listed).toEqual([expect.objectContaining({ tenant: 'acme', source: 'execution', query: 'quarterly   zorblax report' })]);
+    expect((await usage.list({ toolId: 'echo/shout' })).filter((e) => e.source === 'import').every((e) => e.tenant === null)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 export { tokenize } from './documents/text.tokenizer';
-export { buildToolDocument, type ToolDocument, withUsageQueries } from './documents/tool.document';
+export { buildToolDocument, type ToolDocument, withLearnedQueries, withUsageQueries } from './documents/tool.document';
 export { ElasticsearchToolIndex, type ElasticsearchToolIndexOptions } from './elasticsearch/elasticsearch.tool-index';
 export { EmbeddedToolIndex } from './embedded/embedded.tool-index';
 export { CachedEmbedder } from './embedding/cached.embedder';

@@ -51,9 +51,14 @@ export class RunStep {
   @Field(() => GraphQLJSON, {
     nullable: true,
     description:
-      'The output as the audit stores it. Past a storage cap (TOOLGATE_RUN_MAX_STEP_OUTPUT_BYTES per step, TOOLGATE_RUN_MAX_OUTPUT_BYTES per run) it is a marker, never the value: `{"$truncated": true, "bytes": <size of the output\'s JSON>, "limit": <the cap it broke, or what was left of the run\'s>, "scope": "step" | "run"}`. Always null in `runs` (a listing never loads outputs): ask `run(id)`.',
+      'The output as the audit stores it; null with outputWithheld. Past a storage cap (TOOLGATE_RUN_MAX_STEP_OUTPUT_BYTES per step, TOOLGATE_RUN_MAX_OUTPUT_BYTES per run) it is a marker, never the value: `{"$truncated": true, "bytes": <size of the output\'s JSON>, "limit": <the cap it broke, or what was left of the run\'s>, "scope": "step" | "run"}`. Always null in `runs` (a listing never loads outputs): ask `run(id)`.',
   })
   output!: unknown;
+  @Field({
+    description:
+      'True when the caller may not read this step: only the run owner, callers who may execute its tool and approvers of a step it feeds do. output is then null, error keeps only code and path, reason is null.',
+  })
+  outputWithheld!: boolean;
   @Field(() => StepError, { nullable: true }) error!: StepError | null;
   @Field(() => String, { nullable: true, description: 'Why the step was skipped, cancelled, fell back or waits for approval.' }) reason!: string | null;
   @Field(() => String, { nullable: true, description: 'With FALLBACK: the tool that failed and was replaced.' }) fallbackOf!: string | null;
@@ -61,13 +66,15 @@ export class RunStep {
   @Field(() => String, { nullable: true }) startedAt!: string | null;
   @Field(() => Float) durationMs!: number;
 
-  static from(step: ContractRunStep): RunStep {
+  /** `outputWithheld` is set by the run's read rule (gateway use-cases/run-visibility.service.ts); a step without it is the caller's own. */
+  static from(step: ContractRunStep & { outputWithheld?: boolean }): RunStep {
     return {
       id: step.id,
       tool: step.tool,
       status: step.status,
       attempts: step.attempts,
       output: step.output ?? null,
+      outputWithheld: step.outputWithheld === true,
       error: step.error ? { code: step.error.code, message: step.error.message, path: step.error.path ?? null } : null,
       reason: step.reason ?? null,
       fallbackOf: step.fallbackOf ?? null,

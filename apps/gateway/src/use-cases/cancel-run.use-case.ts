@@ -14,6 +14,6 @@ export class CancelRunUseCase {
 
   async execute(runId: string, principal: Principal): Promise<Run> {
     await this.visibility.require(runId, principal);
-    return this.runner.cancel(runId, principal);
+    return this.visibility.view(await this.runner.cancel(runId, principal), principal);
   }
 }

@@ -31,7 +31,8 @@ describe('CandidateFinder', () => {
   it('asks for one more hit per unhealthy version and drops those versions, keeping the limit', async () => {
     const { finder: subject, search } = finder([hit('ns/a', 0.9), hit('ns/sick', 0.8), hit('ns/b', 0.7), hit('ns/ill', 0.6), hit('ns/c', 0.5), hit('ns/d', 0.4)], ['ns/sick', 'ns/ill']);
     const found = await subject.find('convert miles', 3, principal);
-    expect(search).toHaveBeenCalledWith('convert miles', 5, { scope: { tools: ['**'] } });
+    // The caller's tenant goes with the scope: only its own learning ranks its hits.
+    expect(search).toHaveBeenCalledWith('convert miles', 5, { scope: { tools: ['**'] }, tenant: 'acme' });
     expect(found.map((f) => [f.tool.id, f.hit.fused])).toEqual([
       ['ns/a', 0.9],
       ['ns/b', 0.7],

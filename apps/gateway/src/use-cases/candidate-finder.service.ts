@@ -15,7 +15,8 @@ export interface FoundTool extends CatalogMatch {
 }
 
 /**
- * The retrieval funnel joined to the catalog: hits within the caller's discovery scope, resolved by
+ * The retrieval funnel joined to the catalog: hits within the caller's discovery scope (ranked by the
+ * platform-wide text plus what the caller's own tenant taught, never another tenant's), resolved by
  * the catalog (the authority when the index drifts), healthy versions only, one entry per tool.
  */
 @Injectable()
@@ -31,7 +32,8 @@ export class CandidateFinder {
   async find(text: string, limit: number, principal: Principal): Promise<FoundTool[]> {
     // Unhealthy versions are never offered: ask for as many more as there are, then drop them.
     const unhealthy = this.health.snapshot().filter((verdict) => !verdict.healthy).length;
-    const { hits } = await this.retriever.search(text, limit + unhealthy, { scope: this.access.discoveryScope(principal) });
+    // The caller's tenant: what its own runs taught counts, no other tenant's learning is read.
+    const { hits } = await this.retriever.search(text, limit + unhealthy, { scope: this.access.discoveryScope(principal), tenant: principal.tenant });
     const found: FoundTool[] = [];
     for (const hit of hits) {
       if (found.length >= limit) break;

@@ -31,6 +31,7 @@ export class DecideStepUseCase {
     const run = await this.runner.decide(runId, stepId, approved, principal, comment);
     // What the resumed steps taught is stored by the time the caller hears back, as after runTask.
     await this.learning.settled(runId);
-    return run;
+    // An approver is not always the owner: it sees what the run's read rule lets it see.
+    return this.visibility.view(run, principal);
   }
 }

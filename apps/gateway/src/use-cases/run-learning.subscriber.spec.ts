@@ -48,8 +48,8 @@ describe('RunLearningSubscriber', () => {
     ]);
     await subscriber.settled('r1');
     expect(usage.record.mock.calls).toEqual([
-      ['units/convert', 'convert 5 miles to kilometers', 'execution'],
-      ['calculator/evaluate', 'convert 5 miles to kilometers', 'execution'],
+      ['units/convert', 'convert 5 miles to kilometers', 'acme'],
+      ['calculator/evaluate', 'convert 5 miles to kilometers', 'acme'],
     ]);
     expect(catalog.notifyChanged).toHaveBeenCalledTimes(1);
   });
@@ -61,7 +61,7 @@ describe('RunLearningSubscriber', () => {
     play('ok', 'convert and double', [second, first]);
     play('failed', 'convert and double', [first, second, step('c', 'text/echo@1.0.0', 'FAILED')], 'FAILED');
     await Promise.all([subscriber.settled('ok'), subscriber.settled('failed')]);
-    expect(graph.observe.mock.calls).toEqual([[[first, second]]]);
+    expect(graph.observe.mock.calls).toEqual([[[first, second], 'acme']]);
   });
 
   it('learns nothing from a run without task text (a plan the caller wrote)', async () => {

@@ -7,6 +7,8 @@ import type { Subscription } from 'rxjs';
 
 interface Lesson {
   task: string;
+  /** The tenant whose run it is: what it teaches is that tenant's only. */
+  tenant: string;
   learned: boolean;
   /** The run's learning so far, in event order. */
   pending: Promise<void>;
@@ -16,7 +18,8 @@ interface Lesson {
  * Learning from use, as a subscriber of run events. A run planned from a task (RUN_STARTED carries
  * its text; a plan the caller wrote has none) teaches retrieval that text as a usage example of each
  * tool that SUCCEEDED, re-syncing the index once when it ends, and, when it succeeds, teaches the
- * planner's relation graph which tool followed which.
+ * planner's relation graph which tool followed which. Both are the run's tenant's only: another
+ * tenant's searches and plans never see them (issue 10).
  */
 @Injectable()
 export class RunLearningSubscriber implements OnModuleInit, OnModuleDestroy {
@@ -51,7 +54,7 @@ export class RunLearningSubscriber implements OnModuleInit, OnModuleDestroy {
 
   private learn(runId: string, event: RunEvent): void {
     if (event.type === 'RUN_STARTED') {
-      if (event.run.task) this.lessons.set(runId, { task: event.run.task, learned: false, pending: Promise.resolve() });
+      if (event.run.task) this.lessons.set(runId, { task: event.run.task, tenant: event.run.owner.tenant, learned: false, pending: Promise.resolve() });
       return;
     }
     const lesson = this.lessons.get(runId);
@@ -71,7 +74,7 @@ export class RunLearningSubscriber implements OnModuleInit, OnModuleDestroy {
 
   private async record(runId: string, lesson: Lesson, toolId: string): Promise<void> {
     try {
-      if (await this.usage.record(toolId, lesson.task, 'execution')) lesson.learned = true;
+      if (await this.usage.record(toolId, lesson.task, lesson.tenant)) lesson.learned = true;
     } catch (error) {
       this.logger.warn({ runId, tool: toolId, error: (error as Error).message }, 'recording a usage example failed');
     }
@@ -79,6 +82,6 @@ export class RunLearningSubscriber implements OnModuleInit, OnModuleDestroy {
 
   private observe(run: Run): void {
     const order = run.steps.filter((step) => step.status === 'SUCCEEDED' && step.startedAt).sort((a, b) => (a.startedAt as string).localeCompare(b.startedAt as string));
-    if (order.length > 1) this.graph.observe(order);
+    if (order.length > 1) this.graph.observe(order, run.owner.tenant);
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { CatalogService, UsageExampleService } from '@toolgate/registry';
-import { buildToolDocument, ToolRetriever, withUsageQueries } from '@toolgate/retrieval';
+import { buildToolDocument, ToolRetriever, withLearnedQueries, withUsageQueries } from '@toolgate/retrieval';
 import { concatMap, type Subscription } from 'rxjs';
 
 const RETRY_MS = 5_000;
@@ -54,8 +54,12 @@ export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
 
   async execute(): Promise<{ indexed: number; removed: number }> {
     const tools = this.catalog.activeTools();
-    const examples = await this.usage.examplesFor(tools.map((t) => t.id));
-    const docs = tools.flatMap((t) => (t.active ? [withUsageQueries(buildToolDocument(t.id, t.active.version, t.active.descriptor), examples.get(t.id) ?? [])] : []));
+    const ids = tools.map((t) => t.id);
+    const [examples, learned] = await Promise.all([this.usage.examplesFor(ids), this.usage.learnedFor(ids)]);
+    // Platform-wide examples join the shared text; each tenant's learned ones stay that tenant's (the index keeps them apart).
+    const docs = tools.flatMap((t) =>
+      t.active ? [withLearnedQueries(withUsageQueries(buildToolDocument(t.id, t.active.version, t.active.descriptor), examples.get(t.id) ?? []), learned.get(t.id) ?? new Map())] : [],
+    );
     const { index } = this.retriever;
     if (await this.retriever.needsReindex()) {
       // Vectors of another model are never mixed with this one's: start the index over.

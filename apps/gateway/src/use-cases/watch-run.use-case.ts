@@ -19,13 +19,15 @@ export class WatchRunUseCase {
   ) {}
 
   async execute(runId: string, principal: Principal): Promise<Observable<SequencedRunEvent>> {
-    await this.visibility.require(runId, principal);
+    const run = await this.visibility.require(runId, principal);
+    // Outputs the caller may not read are withheld from every event that carries them.
+    const shown = this.visibility.eventView(run, principal);
     return new Observable<SequencedRunEvent>((subscriber) => {
       let last = 0;
       const emit = (event: SequencedRunEvent) => {
         if (event.seq !== last + 1 || subscriber.closed) return;
         last = event.seq;
-        subscriber.next(event);
+        subscriber.next(shown(event));
         if (event.event.type === 'RUN_FINISHED') subscriber.complete();
       };
       const catchUp = async () => {

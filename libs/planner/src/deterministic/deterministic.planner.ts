@@ -65,6 +65,15 @@ const DEFAULT_INVERSION_COST = 0.3;
 /** Plans remembered for replan (their sub-goals and the tools already tried); the oldest are forgotten. */
 const REMEMBERED_PLANS = 1024;
 
+/** Whose plan it is and the tool graph its plans use (the platform's plus what this tenant's runs taught). */
+interface PlanScope {
+  tenant: string;
+  graph: ToolGraph;
+}
+
+/** Plan ids are content hashes: two tenants asking alike share one, so what is remembered for replan is kept per tenant. */
+const memoryKey = (tenant: string, planId: string) => `${tenant}\n${planId}`;
+
 /** One step before linking: which sub-goal it serves and with which candidate. */
 interface Draft {
   id: string;
@@ -123,7 +132,9 @@ export class DeterministicPlanner extends Planner {
     return { decision: plan.decision, question: plan.question, missing: plan.missing, explanation: plan.explanation, candidates: this.confine(candidates), calls };
   }
 
-  async plan(task: TaskInput, candidates: PlanningCandidate[], _principal: PlanningPrincipal): Promise<Plan> {
+  async plan(task: TaskInput, candidates: PlanningCandidate[], principal: PlanningPrincipal): Promise<Plan> {
+    // What other tenants' runs taught never shapes this tenant's plan (issue 10).
+    const scope: PlanScope = { tenant: principal.tenant, graph: this.graph.forTenant(principal.tenant) };
     const text = typeof task?.text === 'string' ? task.text.trim() : '';
     if (text === '') throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'the task is empty: give the text of what should be done', [{ path: '/text', message: 'empty' }]);
     const pool = this.confine(candidates);
@@ -143,7 +154,7 @@ export class DeterministicPlanner extends Planner {
       if (!forced) return { id, decision: 'NO_MATCH', steps: [], explanation: `toolChoice names "${choice.tool}", which is not among the candidate tools for this caller; it is not used` };
       const [matches] = await this.matcher.rank([text], [forced]);
       const draft: Draft = { id: 's1', subGoal: text, position: 0, candidate: forced, reason: `toolChoice names ${forced.id}`, alternatives: matches };
-      return this.finish(id, task, [draft], notes);
+      return this.finish(scope, id, task, [draft], notes);
     }
 
     const ranked = await this.matcher.rank(
@@ -169,20 +180,22 @@ export class DeterministicPlanner extends Planner {
       const hint = closest ? `; the closest was ${closest.candidate.id} at ${closest.score.toFixed(2)} (needs ${this.minScore})` : '';
       return { id, decision: 'NO_MATCH', steps: [], explanation: [`no candidate tool fits any part of the task${hint}`, ...notes].join('. ') };
     }
-    this.addCompanions(drafts, pool, notes);
+    this.addCompanions(scope.graph, drafts, pool, notes);
     const ordered = orderSteps(
       drafts.map((d) => ({ ...d, tool: d.candidate.id })),
-      this.graph,
+      scope.graph,
       this.options.inversionCost ?? DEFAULT_INVERSION_COST,
     ).map((d, i) => ({ ...d, id: `s${i + 1}` }));
-    return this.finish(id, task, ordered, notes);
+    return this.finish(scope, id, task, ordered, notes);
   }
 
   async replan(plan: Plan, feedback: ReplanFeedback): Promise<Plan> {
     const failedStep = plan.steps.find((s) => s.id === feedback.failedStep);
     if (!failedStep) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `step "${feedback.failedStep}" is not in plan ${plan.id}`, [{ path: '/failedStep', message: 'unknown step' }]);
     const pool = this.confine(feedback.candidates);
-    const remembered = this.memory.get(plan.id);
+    const { tenant } = feedback.principal;
+    const scope: PlanScope = { tenant, graph: this.graph.forTenant(tenant) };
+    const remembered = this.memory.get(memoryKey(tenant, plan.id));
     const failed = new Set([...(remembered?.failed ?? []), toolKey(failedStep.tool)]);
     const id = planId({ after: plan.id, failedStep: failedStep.id, failed: [...failed].sort(), attempt: feedback.attempt });
     const drafts: Draft[] =
@@ -211,7 +224,7 @@ export class DeterministicPlanner extends Planner {
         : d,
     );
     const completed = new Set(Object.keys(feedback.completed));
-    const rebuilt = await this.finish(id, feedback.task, repaired, [`replanned after ${failedStep.id} failed: ${feedback.error.message}`], failed);
+    const rebuilt = await this.finish(scope, id, feedback.task, repaired, [`replanned after ${failedStep.id} failed: ${feedback.error.message}`], failed);
     // Completed steps already ran: they stay exactly as they were.
     rebuilt.steps = rebuilt.steps.map((step) => (completed.has(step.id) ? (plan.steps.find((s) => s.id === step.id) ?? step) : step));
     return rebuilt;
@@ -292,7 +305,7 @@ export class DeterministicPlanner extends Planner {
    * one: a search before a booking, a status query after a request. The graph's confidence and the
    * tool's own fit to the sub-goal (relative to the chosen tool's) add up; at most one on each side.
    */
-  private addCompanions(drafts: Draft[], pool: PlanningCandidate[], notes: string[]): void {
+  private addCompanions(graph: ToolGraph, drafts: Draft[], pool: PlanningCandidate[], notes: string[]): void {
     const { minConfidence, fitWeight, threshold } = { ...DEFAULT_COMPANIONS, ...this.options.companions };
     const chosen = new Set(drafts.map((d) => d.candidate.id));
     for (const draft of [...drafts]) {
@@ -302,8 +315,8 @@ export class DeterministicPlanner extends Planner {
         return best > 0 ? Math.min(1, Math.max(0, score / best)) : 0;
       };
       const sides = [
-        { side: 'before', offset: -0.5, related: this.graph.predecessors(draft.candidate.id, minConfidence) },
-        { side: 'after', offset: 0.25, related: this.graph.successors(draft.candidate.id, minConfidence) },
+        { side: 'before', offset: -0.5, related: graph.predecessors(draft.candidate.id, minConfidence) },
+        { side: 'after', offset: 0.25, related: graph.successors(draft.candidate.id, minConfidence) },
       ] as const;
       for (const { side, offset, related } of sides) {
         const pick = related
@@ -328,7 +341,7 @@ export class DeterministicPlanner extends Planner {
   }
 
   /** Links, fills and checks the ordered drafts, and remembers them for replan. */
-  private async finish(id: string, task: TaskInput, drafts: Draft[], notes: string[], failed = new Set<string>()): Promise<Plan> {
+  private async finish(scope: PlanScope, id: string, task: TaskInput, drafts: Draft[], notes: string[], failed = new Set<string>()): Promise<Plan> {
     const steps: PlanStep[] = [];
     const missing: MissingArgument[] = [];
     const context = this.fillContext(task);
@@ -343,7 +356,7 @@ export class DeterministicPlanner extends Planner {
       const dependsOn = new Set(links.map((l) => l.fromStep));
       // The graph links a step to the nearest earlier step it is known to follow.
       for (let i = j - 1; i >= 0; i--) {
-        if (this.graph.hasEdge(drafts[i].candidate.id, draft.candidate.id)) {
+        if (scope.graph.hasEdge(drafts[i].candidate.id, draft.candidate.id)) {
           dependsOn.add(drafts[i].id);
           break;
         }
@@ -362,7 +375,7 @@ export class DeterministicPlanner extends Planner {
         reason: draft.reason,
       });
     }
-    this.remember(id, { task, drafts, failed });
+    this.remember(memoryKey(scope.tenant, id), { task, drafts, failed });
     const explanation = notes.length > 0 ? notes.join('. ') : undefined;
     if (missing.length > 0) {
       const fields = missing.map((m) => `${m.path.slice(1)}${m.description ? ` (${m.description})` : ''} for ${m.tool}`);

@@ -39,6 +39,28 @@ describe('ToolGraph', () => {
     expect(graph.successors('unknown', 0.1)).toEqual([]);
   });
 
+  it("keeps what each tenant's runs taught to that tenant, over the shared edges", () => {
+    const graph = ToolGraph.fromEdges([{ source: 'flight/search', target: 'flight/book' }]);
+    graph.observe(['repair/request', 'repair/status']);
+    for (let i = 0; i < 5; i++) graph.observe(['files/delete', 'mail/send'], 'globex');
+    graph.observe(['flight/search', 'flight/book'], 'acme');
+    const acme = graph.forTenant('acme');
+    const globex = graph.forTenant('globex');
+    // globex's runs shape only globex's graph.
+    expect(globex.predecessors('mail/send', 0.5)).toEqual([{ tool: 'files/delete', confidence: 1, support: 5 }]);
+    expect(acme.predecessors('mail/send', 0.1, 1)).toEqual([]);
+    expect(acme.hasEdge('files/delete', 'mail/send')).toBe(false);
+    expect(graph.hasEdge('files/delete', 'mail/send')).toBe(false);
+    // Each tenant sees the declared and platform-wide edges plus its own observations.
+    expect(acme.edge('flight/search', 'flight/book')).toEqual({ declared: true, observed: 1 });
+    expect(acme.weight('flight/search', 'flight/book')).toBe(1);
+    expect(globex.weight('flight/search', 'flight/book')).toBe(0.5);
+    expect(acme.successors('repair/request', 0.5, 1)).toEqual([{ tool: 'repair/status', confidence: 1, support: 1 }]);
+    expect([acme.runs, globex.runs, graph.runs]).toEqual([2, 6, 1]);
+    expect(acme.toJSON().map((e) => `${e.source}>${e.target}`)).toEqual(['flight/search>flight/book', 'repair/request>repair/status']);
+    expect(graph.forTenant('initech').toJSON()).toEqual(graph.toJSON());
+  });
+
   it('strips only a trailing version from ids', () => {
     expect(toolKey('units/convert@1.2.0')).toBe('units/convert');
     expect(toolKey('units/convert')).toBe('units/convert');

@@ -25,16 +25,54 @@ export const toolKey = (ref: string): string => {
   return at > 0 ? ref.slice(0, at) : ref;
 };
 
+/** Tenants whose learned graphs are kept; past it, the one idle longest is forgotten (it learns again from its next runs). */
+export const MAX_TENANT_GRAPHS = 1_000;
+
 /**
  * Relations between tools: edges declared by plugins or data (e.g. TaskBench `graph_desc.json`) and
  * edges learned from successful runs (`observe`). Used to order steps, to link them, and to add a step
  * that observed runs almost always needed first (a search before a change).
+ *
+ * What a tenant's runs teach (`observe(run, tenant)`) goes to that tenant's own graph (`forTenant`):
+ * it sees this graph's declared and platform-wide edges plus its own observations, and no other
+ * tenant's; nothing a tenant teaches ever reaches this graph or another tenant's.
  */
 export class ToolGraph {
   private readonly edges = new Map<string, Map<string, EdgeEvidence>>();
   /** Observed runs that used each tool. */
   private readonly runsWith = new Map<string, number>();
   private observedRuns = 0;
+  /** Each tenant's graph, least recently used first. */
+  private readonly tenants = new Map<string, ToolGraph>();
+
+  /** `base`: the platform-wide graph a tenant's graph adds its own observations to. */
+  constructor(private readonly base: ToolGraph | null = null) {}
+
+  /** The graph a tenant's plans use: the platform-wide one plus what that tenant's runs taught. */
+  forTenant(tenant: string): ToolGraph {
+    if (this.base) return this.base.forTenant(tenant);
+    const graph = this.tenants.get(tenant) ?? new ToolGraph(this);
+    this.tenants.delete(tenant);
+    this.tenants.set(tenant, graph);
+    if (this.tenants.size > MAX_TENANT_GRAPHS) this.tenants.delete(this.tenants.keys().next().value as string);
+    return graph;
+  }
+
+  /** Sources with an edge to `target`, here or in the base. */
+  private sourcesOf(target: string): Set<string> {
+    const found = new Set(this.base?.sourcesOf(target));
+    for (const [source, targets] of this.edges) if (targets.has(target)) found.add(source);
+    return found;
+  }
+
+  /** Targets of edges from `source`, here or in the base. */
+  private targetsOf(source: string): Set<string> {
+    return new Set([...(this.base?.targetsOf(source) ?? []), ...(this.edges.get(source)?.keys() ?? [])]);
+  }
+
+  private runsOf(tool: string): number {
+    return (this.base?.runsOf(tool) ?? 0) + (this.runsWith.get(tool) ?? 0);
+  }
 
   static fromEdges(edges: Iterable<ToolEdge>): ToolGraph {
     const graph = new ToolGraph();
@@ -58,9 +96,13 @@ export class ToolGraph {
 
   /**
    * Learns from one successful run: each tool and the one that ran right after it. Accepts tool ids or
-   * run steps (`{tool}`), in execution order.
+   * run steps (`{tool}`), in execution order. With `tenant`, only that tenant's graph learns it.
    */
-  observe(run: readonly (string | { tool: string })[]): void {
+  observe(run: readonly (string | { tool: string })[], tenant?: string): void {
+    if (tenant !== undefined) {
+      this.forTenant(tenant).observe(run);
+      return;
+    }
     const tools = run.map((step) => toolKey(typeof step === 'string' ? step : step.tool));
     if (tools.length === 0) return;
     this.observedRuns++;
@@ -69,11 +111,14 @@ export class ToolGraph {
   }
 
   get runs(): number {
-    return this.observedRuns;
+    return (this.base?.runs ?? 0) + this.observedRuns;
   }
 
   edge(source: string, target: string): EdgeEvidence | undefined {
-    return this.edges.get(toolKey(source))?.get(toolKey(target));
+    const shared = this.base?.edge(source, target);
+    const own = this.edges.get(toolKey(source))?.get(toolKey(target));
+    if (!shared || !own) return shared ? { ...shared } : own && { ...own };
+    return { declared: shared.declared || own.declared, observed: shared.observed + own.observed };
   }
 
   hasEdge(source: string, target: string): boolean {
@@ -87,18 +132,18 @@ export class ToolGraph {
   weight(source: string, target: string): number {
     const edge = this.edge(source, target);
     if (!edge) return 0;
-    const runs = this.runsWith.get(toolKey(target)) ?? 0;
+    const runs = this.runsOf(toolKey(target));
     return (edge.declared ? 0.5 : 0) + (runs > 0 ? 0.5 * Math.min(1, edge.observed / runs) : 0);
   }
 
   /** Tools observed right before `tool` in at least `minConfidence` of its runs (and `minSupport` runs), strongest first. */
   predecessors(tool: string, minConfidence: number, minSupport = 3): Predecessor[] {
     const target = toolKey(tool);
-    const runs = this.runsWith.get(target) ?? 0;
+    const runs = this.runsOf(target);
     if (runs === 0) return [];
     const found: Predecessor[] = [];
-    for (const [source, targets] of this.edges) {
-      const edge = targets.get(target);
+    for (const source of this.sourcesOf(target)) {
+      const edge = this.edge(source, target);
       if (!edge || edge.observed < minSupport) continue;
       const confidence = edge.observed / runs;
       if (confidence >= minConfidence) found.push({ tool: source, confidence, support: edge.observed });
@@ -109,21 +154,27 @@ export class ToolGraph {
   /** Tools observed right after `tool` in at least `minConfidence` of its runs (and `minSupport` runs), strongest first. */
   successors(tool: string, minConfidence: number, minSupport = 3): Predecessor[] {
     const source = toolKey(tool);
-    const runs = this.runsWith.get(source) ?? 0;
+    const runs = this.runsOf(source);
     if (runs === 0) return [];
     const found: Predecessor[] = [];
-    for (const [target, edge] of this.edges.get(source) ?? []) {
-      if (edge.observed < minSupport) continue;
+    for (const target of this.targetsOf(source)) {
+      const edge = this.edge(source, target);
+      if (!edge || edge.observed < minSupport) continue;
       const confidence = edge.observed / runs;
       if (confidence >= minConfidence) found.push({ tool: target, confidence, support: edge.observed });
     }
     return found.sort((a, b) => b.confidence - a.confidence || a.tool.localeCompare(b.tool));
   }
 
+  private edgeSources(): string[] {
+    return [...this.edges.keys()];
+  }
+
   /** Every edge, sorted, with its evidence: what persistence will store. */
   toJSON(): (ToolEdge & EdgeEvidence)[] {
     const all: (ToolEdge & EdgeEvidence)[] = [];
-    for (const [source, targets] of this.edges) for (const [target, evidence] of targets) all.push({ source, target, ...evidence });
+    const sources = new Set([...(this.base?.edgeSources() ?? []), ...this.edges.keys()]);
+    for (const source of sources) for (const target of this.targetsOf(source)) all.push({ source, target, ...(this.edge(source, target) as EdgeEvidence) });
     return all.sort((a, b) => a.source.localeCompare(b.source) || a.target.localeCompare(b.target));
   }
 }

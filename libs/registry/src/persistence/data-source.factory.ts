@@ -12,6 +12,7 @@ import { RunAudit1796175600000 } from './migrations/1796175600000-run-audit.migr
 import { ToolIntegrity1796262000000 } from './migrations/1796262000000-tool-integrity.migration';
 import { EmbeddingCache1796348400000 } from './migrations/1796348400000-embedding-cache.migration';
 import { RunRecovery1796434800000 } from './migrations/1796434800000-run-recovery.migration';
+import { TenantScopedLearning1796900000000 } from './migrations/1796900000000-tenant-scoped-learning.migration';
 import { PlanningSessionEntity } from './planning-session.entity';
 import { PluginEntity } from './plugin.entity';
 import { RoleEntity } from './role.entity';
@@ -44,6 +45,7 @@ export const REGISTRY_MIGRATIONS = [
   ToolIntegrity1796262000000,
   EmbeddingCache1796348400000,
   RunRecovery1796434800000,
+  TenantScopedLearning1796900000000,
 ];
 
 /** Binary columns are named per driver (`blob`, `bytea`), so the embedding cache has one entity each. */

@@ -3,9 +3,15 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, Unique } from '
 
 export type UsageExampleSource = 'import' | 'execution';
 
-/** A query that led to (or was labelled with) a call of one tool; fed into that tool's index document. */
+/** The `tenant` of platform-wide examples (imported files): every tenant's searches use them. */
+export const PLATFORM_EXAMPLES = '';
+
+/**
+ * A query that led to (or was labelled with) a call of one tool; fed into that tool's index document.
+ * Learned examples belong to the tenant whose run taught them and shape only that tenant's searches.
+ */
 @Entity('tool_usage_examples')
-@Unique('uq_tool_usage_examples_tool_normalized', ['toolId', 'normalized'])
+@Unique('uq_tool_usage_examples_tool_tenant_normalized', ['toolId', 'tenant', 'normalized'])
 export class ToolUsageExampleEntity {
   /** Generated in code so SQLite and PostgreSQL need no uuid extension. */
   @PrimaryColumn({ type: 'varchar', length: 36 })
@@ -14,6 +20,10 @@ export class ToolUsageExampleEntity {
   @Index('ix_tool_usage_examples_tool_id')
   @Column({ name: 'tool_id', type: 'varchar', length: 200 })
   toolId!: string;
+
+  /** The tenant that taught it, or `PLATFORM_EXAMPLES` (not null, so the unique key holds for platform rows too). */
+  @Column({ type: 'varchar', length: 200, default: PLATFORM_EXAMPLES })
+  tenant!: string;
 
   @Column({ type: 'text' })
   query!: string;

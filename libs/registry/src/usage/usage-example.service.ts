@@ -2,9 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, type ErrorDetail, ToolgateError } from '@toolgate/sdk';
 import { DataSource, type EntityManager, In } from 'typeorm';
 import { CatalogService } from '../catalog/catalog.service';
-import { ToolUsageExampleEntity, type UsageExampleSource } from '../persistence/tool-usage-example.entity';
+import { PLATFORM_EXAMPLES, ToolUsageExampleEntity, type UsageExampleSource } from '../persistence/tool-usage-example.entity';
 import { ToolVersionEntity } from '../persistence/tool-version.entity';
-import { invalidLines, type LabelledExample, normalizeExampleQuery, queryProblem, readExampleFile, toolIdProblem } from './usage-example-file.parser';
+import { invalidLines, normalizeExampleQuery, queryProblem, readExampleFile, toolIdProblem } from './usage-example-file.parser';
 
 /** Examples kept per tool: enough to cover its phrasings, few enough to keep its document focused. */
 export const USAGE_EXAMPLES_PER_TOOL = 100;
@@ -23,6 +23,8 @@ export interface UsageExampleImportResult {
 
 export interface UsageExampleView {
   toolId: string;
+  /** The tenant whose runs taught it; null for a platform-wide example (imported from a file). */
+  tenant: string | null;
   query: string;
   source: UsageExampleSource;
   createdAt: Date;
@@ -31,10 +33,17 @@ export interface UsageExampleView {
 const chunks = <T>(items: readonly T[]): T[][] => Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
 const keyOf = (toolId: string, normalized: string) => `${toolId}\n${normalized}`;
 
+interface NewExample {
+  toolId: string;
+  query: string;
+}
+
 /**
- * Queries that led to a tool, learned from usage or imported from a labelled file; the index adds them
- * to the tool's document. De-duplicated per tool (case and spacing ignored) and bounded per tool, the
- * oldest going first.
+ * Queries that led to a tool, imported from a labelled file (platform-wide: every tenant's searches use
+ * them) or learned from a tenant's runs (that tenant's searches only: one tenant can neither read nor
+ * steer what another learned). The index adds them to the tool's document. De-duplicated per tool and
+ * scope (case and spacing ignored; a learned query the platform already has adds nothing) and bounded
+ * per tool and scope, the oldest going first.
  */
 @Injectable()
 export class UsageExampleService {
@@ -48,17 +57,19 @@ export class UsageExampleService {
   ) {}
 
   /**
-   * Stores one example; false when the tool already has it. Does not re-sync the index: a caller that
-   * records many (the executor) calls `catalog.notifyChanged()` once it is done.
+   * Stores one example learned from a run of `tenant`; false when the tool already has it for that
+   * tenant or platform-wide. Does not re-sync the index: a caller that records many (the run learner)
+   * calls `catalog.notifyChanged()` once it is done.
    */
-  async record(toolId: string, query: string, source: UsageExampleSource): Promise<boolean> {
+  async record(toolId: string, query: string, tenant: string): Promise<boolean> {
     const problems = [
       { path: '/tool', message: toolIdProblem(toolId, 'tool') },
       { path: '/query', message: queryProblem(query) },
+      { path: '/tenant', message: tenant.trim() === '' ? 'a learned example needs the tenant that taught it' : null },
     ].filter((p): p is ErrorDetail => p.message !== null);
     if (problems.length > 0) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `invalid usage example: ${problems.map((p) => p.message).join('; ')}`, problems);
     if ((await this.unknownTools([toolId])).size > 0) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool "${toolId}" not found`);
-    const { imported } = await this.store([{ toolId, query: query.trim() }], source);
+    const { imported } = await this.store([{ toolId, query: query.trim() }], 'execution', tenant);
     return imported === 1;
   }
 
@@ -72,34 +83,56 @@ export class UsageExampleService {
     if (unknown.size > 0) {
       throw invalidLines(examples.filter((e) => unknown.has(e.toolId)).map((e) => ({ path: `${path}:${e.line}`, message: `unknown tool "${e.toolId}": no such tool in the catalog` })));
     }
-    const stored = await this.store(examples, 'import');
+    const stored = await this.store(examples, 'import', PLATFORM_EXAMPLES);
     const result = { ...stored, tools: new Set(examples.map((e) => e.toolId)).size };
     this.logger.log({ file: path, split: options.split, ...result }, 'usage examples imported');
     this.catalog.notifyChanged();
     return result;
   }
 
-  /** Each tool's example queries, oldest write first (the order `withUsageQueries` expects); tools without any are absent. */
-  async examplesFor(toolIds: readonly string[]): Promise<Map<string, string[]>> {
+  /**
+   * Each tool's platform-wide example queries, or with `tenant` only what that tenant's runs taught,
+   * oldest write first (the order `withUsageQueries` expects); tools without any are absent.
+   */
+  async examplesFor(toolIds: readonly string[], tenant: string | null = null): Promise<Map<string, string[]>> {
     const byTool = new Map<string, string[]>();
-    for (const ids of chunks([...new Set(toolIds)])) {
-      const rows = await this.dataSource.getRepository(ToolUsageExampleEntity).find({
-        select: { toolId: true, query: true },
-        where: { toolId: In(ids) },
-        order: { createdAt: 'ASC', id: 'ASC' },
-      });
-      for (const row of rows) byTool.set(row.toolId, [...(byTool.get(row.toolId) ?? []), row.query]);
+    for (const row of await this.rowsOf(toolIds, tenant ?? PLATFORM_EXAMPLES)) byTool.set(row.toolId, [...(byTool.get(row.toolId) ?? []), row.query]);
+    return byTool;
+  }
+
+  /** What each tenant's runs taught about each tool, oldest write first; platform-wide examples are not here. */
+  async learnedFor(toolIds: readonly string[]): Promise<Map<string, Map<string, string[]>>> {
+    const byTool = new Map<string, Map<string, string[]>>();
+    for (const row of await this.rowsOf(toolIds, null)) {
+      if (row.tenant === PLATFORM_EXAMPLES) continue;
+      const byTenant = byTool.get(row.toolId) ?? new Map<string, string[]>();
+      byTool.set(row.toolId, byTenant.set(row.tenant, [...(byTenant.get(row.tenant) ?? []), row.query]));
     }
     return byTool;
   }
 
-  /** Stored examples, by tool and then oldest write first. */
-  async list(filter: { toolId?: string } = {}): Promise<UsageExampleView[]> {
+  /** Stored examples, by tool and then oldest write first; with `tenant`, only what that tenant's runs taught. */
+  async list(filter: { toolId?: string; tenant?: string } = {}): Promise<UsageExampleView[]> {
     const rows = await this.dataSource.getRepository(ToolUsageExampleEntity).find({
-      where: filter.toolId === undefined ? {} : { toolId: filter.toolId },
+      where: { ...(filter.toolId === undefined ? {} : { toolId: filter.toolId }), ...(filter.tenant === undefined ? {} : { tenant: filter.tenant }) },
       order: { toolId: 'ASC', createdAt: 'ASC', id: 'ASC' },
     });
-    return rows.map(({ toolId, query, source, createdAt }) => ({ toolId, query, source, createdAt }));
+    return rows.map(({ toolId, tenant, query, source, createdAt }) => ({ toolId, tenant: tenant === PLATFORM_EXAMPLES ? null : tenant, query, source, createdAt }));
+  }
+
+  /** The rows of these tools in one scope (null: every scope), oldest write first. */
+  private async rowsOf(toolIds: readonly string[], tenant: string | null): Promise<Pick<ToolUsageExampleEntity, 'toolId' | 'tenant' | 'query'>[]> {
+    const rows: Pick<ToolUsageExampleEntity, 'toolId' | 'tenant' | 'query'>[] = [];
+    for (const ids of chunks([...new Set(toolIds)])) {
+      rows.push(
+        ...(await this.dataSource.getRepository(ToolUsageExampleEntity).find({
+          select: { toolId: true, tenant: true, query: true },
+          where: { toolId: In(ids), ...(tenant === null ? {} : { tenant }) },
+          order: { createdAt: 'ASC', id: 'ASC' },
+        })),
+      );
+    }
+    return rows;
   }
 
   /** The ids among these that name no tool in the catalog (any version, any state). */
@@ -117,14 +150,16 @@ export class UsageExampleService {
     return unknown;
   }
 
-  /** Inserts the new examples and applies the bound, in one transaction. */
-  private async store(examples: readonly Omit<LabelledExample, 'line'>[], source: UsageExampleSource): Promise<Omit<UsageExampleImportResult, 'tools'>> {
+  /** Inserts the new examples of one scope and applies the scope's bound, in one transaction. */
+  private async store(examples: readonly NewExample[], source: UsageExampleSource, tenant: string): Promise<Omit<UsageExampleImportResult, 'tools'>> {
     return this.dataSource.transaction(async (tx) => {
       const repo = tx.getRepository(ToolUsageExampleEntity);
       const toolIds = [...new Set(examples.map((e) => e.toolId))];
       const seen = new Set<string>();
+      // A learned query the platform already has adds nothing; a platform import does not look at what tenants learned.
+      const scopes = [...new Set([tenant, PLATFORM_EXAMPLES])];
       for (const ids of chunks(toolIds)) {
-        const rows = await repo.find({ select: { toolId: true, normalized: true }, where: { toolId: In(ids) } });
+        const rows = await repo.find({ select: { toolId: true, normalized: true }, where: { toolId: In(ids), tenant: In(scopes) } });
         for (const row of rows) seen.add(keyOf(row.toolId, row.normalized));
       }
       const at = this.nextWriteTime();
@@ -133,7 +168,7 @@ export class UsageExampleService {
         const normalized = normalizeExampleQuery(query);
         if (seen.has(keyOf(toolId, normalized))) continue;
         seen.add(keyOf(toolId, normalized));
-        fresh.push(repo.create({ toolId, query, normalized, source, createdAt: at }));
+        fresh.push(repo.create({ toolId, tenant, query, normalized, source, createdAt: at }));
       }
       // One write shares one instant, so the database cannot order it: over the bound, its later lines win here.
       const perTool = new Map<string, number>();
@@ -147,25 +182,25 @@ export class UsageExampleService {
         .toReversed();
       // A concurrent writer may have stored the same example since the read: ignoring the conflict keeps `record` idempotent.
       for (const rows of chunks(kept)) await repo.createQueryBuilder().insert().values(rows).orIgnore().execute();
-      const dropped = fresh.length - kept.length + (await this.applyBound(tx, toolIds));
+      const dropped = fresh.length - kept.length + (await this.applyBound(tx, toolIds, tenant));
       return { imported: fresh.length, duplicates: examples.length - fresh.length, dropped };
     });
   }
 
-  /** Deletes the oldest examples of every tool over the bound; returns how many went. */
-  private async applyBound(tx: EntityManager, toolIds: readonly string[]): Promise<number> {
+  /** Deletes the oldest examples of one scope of every tool over the bound; returns how many went. */
+  private async applyBound(tx: EntityManager, toolIds: readonly string[], tenant: string): Promise<number> {
     const repo = tx.getRepository(ToolUsageExampleEntity);
     let dropped = 0;
     for (const ids of chunks(toolIds)) {
       const over = await repo
         .createQueryBuilder('e')
         .select('e.tool_id', 'toolId')
-        .where({ toolId: In(ids) })
+        .where({ toolId: In(ids), tenant })
         .groupBy('e.tool_id')
         .having('COUNT(*) > :bound', { bound: USAGE_EXAMPLES_PER_TOOL })
         .getRawMany<{ toolId: string }>();
       for (const { toolId } of over) {
-        const stale = await repo.find({ select: { id: true }, where: { toolId }, order: { createdAt: 'DESC', id: 'DESC' }, skip: USAGE_EXAMPLES_PER_TOOL });
+        const stale = await repo.find({ select: { id: true }, where: { toolId, tenant }, order: { createdAt: 'DESC', id: 'DESC' }, skip: USAGE_EXAMPLES_PER_TOOL });
         for (const rows of chunks(stale.map((r) => r.id))) await repo.delete({ id: In(rows) });
         dropped += stale.length;
       }

@@ -11,8 +11,14 @@ export interface ToolDocument {
   tags: string[];
   parameters: { name: string; description: string }[];
   exampleQueries: string[];
-  /** Queries that led to a successful call of this tool (learned from usage), bounded and de-duplicated. */
+  /** Platform-wide usage queries (operator-shipped example files): every tenant's searches match them. Bounded, de-duplicated. */
   usageQueries: string[];
+  /**
+   * Queries that led to a successful call of this tool in one tenant's runs, by tenant: only that
+   * tenant's searches match them (as if they were part of the document), no other tenant's ranking
+   * or explanation ever sees them. Bounded per tenant, de-duplicated against the shared text.
+   */
+  learned?: Record<string, string[]>;
   risk: Risk;
 }
 
@@ -21,9 +27,8 @@ export const DEFAULT_USAGE_QUERIES_PER_TOOL = 100;
 
 const normalizeQuery = (q: string) => q.trim().replace(/\s+/g, ' ').toLowerCase();
 
-/** Adds learned queries to a document: de-duplicated (case and spacing ignored), newest kept when over the bound. */
-export function withUsageQueries(doc: ToolDocument, queries: readonly string[], limit = DEFAULT_USAGE_QUERIES_PER_TOOL): ToolDocument {
-  const seen = new Set([...doc.exampleQueries, ...doc.usageQueries].map(normalizeQuery));
+/** `queries` not in `seen` (case and spacing ignored), each once, trimmed; adds them to `seen`. */
+function fresh(queries: readonly string[], seen: Set<string>): string[] {
   const added: string[] = [];
   for (const query of queries) {
     const key = normalizeQuery(query);
@@ -31,8 +36,32 @@ export function withUsageQueries(doc: ToolDocument, queries: readonly string[], 
     seen.add(key);
     added.push(query.trim());
   }
+  return added;
+}
+
+/** Adds platform-wide usage queries to a document: de-duplicated (case and spacing ignored), newest kept when over the bound. */
+export function withUsageQueries(doc: ToolDocument, queries: readonly string[], limit = DEFAULT_USAGE_QUERIES_PER_TOOL): ToolDocument {
+  const added = fresh(queries, new Set([...doc.exampleQueries, ...doc.usageQueries].map(normalizeQuery)));
   return { ...doc, usageQueries: [...doc.usageQueries, ...added].slice(-limit) };
 }
+
+/**
+ * Adds what each tenant's runs taught (tenant -> queries, oldest first): de-duplicated per tenant and
+ * against the shared text, the newest kept per tenant when over the bound.
+ */
+export function withLearnedQueries(doc: ToolDocument, byTenant: ReadonlyMap<string, readonly string[]>, limit = DEFAULT_USAGE_QUERIES_PER_TOOL): ToolDocument {
+  const shared = [...doc.exampleQueries, ...doc.usageQueries].map(normalizeQuery);
+  const learned: Record<string, string[]> = { ...doc.learned };
+  for (const [tenant, queries] of byTenant) {
+    const own = learned[tenant] ?? [];
+    const added = fresh(queries, new Set([...shared, ...own.map(normalizeQuery)]));
+    if (own.length + added.length > 0) learned[tenant] = [...own, ...added].slice(-limit);
+  }
+  return Object.keys(learned).length === 0 ? doc : { ...doc, learned };
+}
+
+/** One tenant's learned queries of a document (none for another tenant, or without a tenant). */
+export const learnedQueriesOf = (doc: ToolDocument, tenant: string | undefined): string[] => (tenant === undefined ? [] : (doc.learned?.[tenant] ?? []));
 
 function parametersOf(schema: JsonSchema): { name: string; description: string }[] {
   const properties = (schema.properties ?? {}) as Record<string, { description?: unknown }>;
@@ -55,6 +84,12 @@ export function buildToolDocument(id: string, version: string, descriptor: ToolD
   };
 }
 
+/**
+ * The weight of a tenant's learned queries: that of the example queries, so that for one tenant a
+ * learned query counts exactly as it did when learned queries were part of the shared text.
+ */
+export const LEARNED_WEIGHT = 1;
+
 /** Named text fields with their weight: the name and title say most about what a tool is for. */
 export function weightedFields(doc: ToolDocument): { text: string; weight: number }[] {
   return [
@@ -62,6 +97,6 @@ export function weightedFields(doc: ToolDocument): { text: string; weight: numbe
     { text: doc.description, weight: 1 },
     { text: [...doc.category, ...doc.tags].join(' '), weight: 1.5 },
     { text: doc.parameters.map((p) => `${p.name.replace(/[_-]/g, ' ')} ${p.description}`).join(' '), weight: 0.5 },
-    { text: [...doc.exampleQueries, ...doc.usageQueries].join(' '), weight: 1 },
+    { text: [...doc.exampleQueries, ...doc.usageQueries].join(' '), weight: LEARNED_WEIGHT },
   ];
 }

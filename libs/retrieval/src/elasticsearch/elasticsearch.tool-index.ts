@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client, errors, type estypes } from '@elastic/elasticsearch';
 import { ErrorCode, RISK_ORDER, ToolgateError } from '@toolgate/sdk';
 import { tokenize } from '../documents/text.tokenizer';
-import { type ToolDocument, weightedFields } from '../documents/tool.document';
+import { LEARNED_WEIGHT, type ToolDocument, weightedFields } from '../documents/tool.document';
 import { type IndexedTool, type RankedHit, ToolIndex, type ToolSearchFilter } from '../index/tool-index.port';
 import { globToRegexp } from './glob-to-regexp.util';
 
@@ -20,12 +20,17 @@ interface IndexState {
   index: string;
   model: string | null;
   dims: number | null;
+  schema: number;
 }
 
 interface IndexMeta {
   embeddingModel?: string;
   dimensions?: number;
+  schema?: number;
 }
+
+/** The mapping's version: an index of an older one is rebuilt (2: per-tenant learned text and vectors). */
+const SCHEMA = 2;
 
 /** The BM25 parameters of the embedded driver, so both rank alike. */
 const K1 = 1.2;
@@ -52,7 +57,6 @@ const PING_TIMEOUT_MS = 2_000;
 const BEST_FIRST: estypes.Sort = [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }];
 
 const ANALYZER = 'tool_text';
-const SIMILARITY = 'tool_bm25';
 
 /**
  * The Elasticsearch driver. One document per tool: its weighted text (BM25), a nested list of its
@@ -61,7 +65,9 @@ const SIMILARITY = 'tool_bm25';
  * inside both the BM25 query and the kNN `filter`. The alias `<prefix>` points at one concrete index
  * whose mapping `_meta` records the embedding model; a new vector space gets a new index, filled
  * before the alias moves atomically. One writer at a time is assumed (the gateway that indexes);
- * concurrent swaps are detected, not merged.
+ * concurrent swaps are detected, not merged. What a tenant's runs taught lives in that tenant's own
+ * text field (`learned.<tenant>`, searched with the shared text as one BM25F field for that tenant
+ * only) and in nested vectors tagged with the tenant (scored exactly, for that tenant only).
  */
 export class ElasticsearchToolIndex extends ToolIndex {
   readonly driver = 'elasticsearch';
@@ -83,7 +89,7 @@ export class ElasticsearchToolIndex extends ToolIndex {
     if (tools.length === 0) return;
     const dims = dimensionsOf(tools);
     const current = await this.state();
-    if (current && current.model === model && (dims === null || current.dims === dims)) {
+    if (current && current.schema === SCHEMA && current.model === model && (dims === null || current.dims === dims)) {
       await this.write(current.index, tools, model);
       this.known = current;
       return;
@@ -151,6 +157,7 @@ export class ElasticsearchToolIndex extends ToolIndex {
     const size = window(k);
     const terms = [...new Set(tokenize(text))].slice(0, MAX_QUERY_TERMS);
     if (size === 0 || terms.length === 0) return null;
+    const fields = filter.tenant === undefined ? null : ['text', learnedField('learned', filter.tenant)];
     return {
       terms,
       request: {
@@ -158,7 +165,8 @@ export class ElasticsearchToolIndex extends ToolIndex {
         query: {
           bool: {
             // One named clause per term: the same BM25 sum as a `match`, and each hit says which terms it holds.
-            should: terms.map((term) => ({ match: { text: { query: term, _name: term } } })),
+            // For a tenant, its learned text and the shared text score as one field (BM25F), as the embedded driver does.
+            should: terms.map((term) => (fields ? { combined_fields: { query: term, fields, _name: term } } : { match: { text: { query: term, _name: term } } })),
             minimum_should_match: 1,
             filter: [filterQuery(filter)],
           },
@@ -208,16 +216,30 @@ export class ElasticsearchToolIndex extends ToolIndex {
     });
   }
 
+  /** The search for a tenant's learned vectors (see `lexicalRequest`): that tenant's own vector field, nothing when it has none. */
+  learnedRequest(vector: Float32Array, k: number, filter: ToolSearchFilter & { tenant: string }, model: string): estypes.SearchRequest {
+    const request = this.semanticRequest(vector, k, filter, model);
+    return { ...request, knn: { ...(request.knn as estypes.KnnSearch), field: `${learnedField('learned_vectors', filter.tenant)}.vector` } };
+  }
+
   async semantic(vector: Float32Array, k: number, filter: ToolSearchFilter, model: string): Promise<RankedHit[]> {
     const size = window(k);
     if (size === 0) return [];
     let state = this.known ?? (await this.state());
     this.known = state;
     if (!sameSpace(state, model, vector)) return [];
-    const search = () => this.call('semantic search', () => this.client.search<{ version: string }>(this.semanticRequest(vector, k, filter, model)));
-    let response: Awaited<ReturnType<typeof search>>;
+    type Hits = estypes.SearchHit<{ version: string }>[];
+    const search = async (): Promise<[Hits, Hits]> => {
+      const { tenant } = filter;
+      const [shared, learned] = await Promise.all([
+        this.call('semantic search', () => this.client.search<{ version: string }>(this.semanticRequest(vector, k, filter, model))),
+        tenant === undefined ? null : this.call('learned semantic search', () => this.client.search<{ version: string }>(this.learnedRequest(vector, k, { ...filter, tenant }, model))),
+      ]);
+      return [shared.hits.hits, learned?.hits.hits ?? []];
+    };
+    let hits: [Hits, Hits];
     try {
-      response = await search();
+      hits = await search();
     } catch (error) {
       // Rejected (e.g. other dimensions): the index may have moved to another space under us.
       if (!ToolgateError.is(error, ErrorCode.INTERNAL)) throw error;
@@ -225,13 +247,17 @@ export class ElasticsearchToolIndex extends ToolIndex {
       if (!sameSpace(state, model, vector)) return [];
       throw error;
     }
-    // Elasticsearch scores cosine kNN as (1 + cos) / 2: report the cosine, as the embedded driver does.
-    return response.hits.hits.map((hit, i) => ({
-      id: hit._id as string,
-      version: (hit._source as { version: string }).version,
-      rank: i + 1,
-      score: 2 * (hit._score ?? 0) - 1,
-    }));
+    // Elasticsearch scores cosine kNN as (1 + cos) / 2: report the cosine, as the embedded driver does. A tool's score is its best vector's, shared or learned.
+    const best = new Map<string, { version: string; score: number }>();
+    const offer = (hit: Hits[number], score: number) => {
+      const known = best.get(hit._id as string);
+      if (!known || score > known.score) best.set(hit._id as string, { version: (hit._source as { version: string }).version, score });
+    };
+    for (const hit of [...hits[0], ...hits[1]]) offer(hit, 2 * (hit._score ?? 0) - 1);
+    return [...best]
+      .sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .slice(0, size)
+      .map(([id, { version, score }], i) => ({ id, version, rank: i + 1, score }));
   }
 
   async ping(): Promise<void> {
@@ -250,7 +276,7 @@ export class ElasticsearchToolIndex extends ToolIndex {
     if (!entry) return null;
     const [index, { mappings: mapping }] = entry;
     const meta = (mapping._meta ?? {}) as IndexMeta;
-    return { index, model: meta.embeddingModel ?? null, dims: meta.dimensions ?? null };
+    return { index, model: meta.embeddingModel ?? null, dims: meta.dimensions ?? null, schema: meta.schema ?? 1 };
   }
 
   /** Creates a new concrete index, fills it, then points the alias at it and deletes the previous one. */
@@ -272,7 +298,7 @@ export class ElasticsearchToolIndex extends ToolIndex {
       await this.client.indices.delete({ index: next }).catch(() => undefined);
       throw error;
     }
-    this.known = { index: next, model, dims };
+    this.known = { index: next, model, dims, schema: SCHEMA };
     // Searches resolved against the old index before the swap may still be running: delete it after.
     if (current) await this.call('delete the previous index', () => this.client.indices.delete({ index: current.index, ignore_unavailable: true }));
   }
@@ -359,7 +385,8 @@ const SETTINGS: estypes.IndicesIndexSettings = {
     analyzer: { [ANALYZER]: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'tool_stop'] } },
     filter: { tool_stop: { type: 'stop', stopwords: '_english_' } },
   },
-  similarity: { [SIMILARITY]: { type: 'BM25', k1: K1 * TF_SCALE, b: B } },
+  // The index's default similarity, not a per-field one: combined_fields (a tenant's learned text with the shared text) refuses per-field similarities.
+  similarity: { default: { type: 'BM25', k1: K1 * TF_SCALE, b: B } },
 };
 
 function mappingFor(model: string, dims: number | null): estypes.MappingTypeMapping {
@@ -370,11 +397,17 @@ function mappingFor(model: string, dims: number | null): estypes.MappingTypeMapp
     index: true,
     index_options: { type: 'hnsw', m: 16, ef_construction: 100 },
   };
+  const textField = { type: 'text', analyzer: ANALYZER, index_options: 'freqs' } as const;
   return {
     dynamic: 'strict',
-    _meta: dims === null ? { embeddingModel: model } : { embeddingModel: model, dimensions: dims },
+    _meta: dims === null ? { embeddingModel: model, schema: SCHEMA } : { embeddingModel: model, dimensions: dims, schema: SCHEMA },
+    // One text field and one vector field per tenant that taught something, made on first use.
+    dynamic_templates: [
+      { learned_text: { path_match: 'learned.*', mapping: textField } },
+      ...(dims === null ? [] : [{ learned_vectors: { path_match: 'learned_vectors.*', match_mapping_type: 'object' as const, mapping: { type: 'nested' as const, properties: { vector } } } }]),
+    ],
     // The text is derived from `doc`, the vectors are large: neither needs to be returned or stored twice.
-    _source: { excludes: ['text', 'vectors'] },
+    _source: { excludes: ['text', 'vectors', 'learned', 'learned_vectors'] },
     properties: {
       id: { type: 'keyword' },
       version: { type: 'keyword' },
@@ -382,14 +415,22 @@ function mappingFor(model: string, dims: number | null): estypes.MappingTypeMapp
       risk_rank: { type: 'byte' },
       category: { type: 'keyword' },
       model: { type: 'keyword' },
-      text: { type: 'text', analyzer: ANALYZER, similarity: SIMILARITY, index_options: 'freqs' },
+      text: textField,
+      learned: { type: 'object', dynamic: true },
       doc: { type: 'object', enabled: false },
       vectors: { type: 'nested', properties: dims === null ? {} : { vector } },
+      learned_vectors: { type: 'object', dynamic: true },
     },
   };
 }
 
-function source({ doc, vectors }: IndexedTool, model: string) {
+/** A tenant's field under `learned` or `learned_vectors`; hex, since a tenant name may hold dots (object paths in a mapping). */
+const learnedKey = (tenant: string) => `t${Buffer.from(tenant, 'utf8').toString('hex')}`;
+const learnedField = (parent: 'learned' | 'learned_vectors', tenant: string) => `${parent}.${learnedKey(tenant)}`;
+
+function source({ doc, vectors, learnedVectors }: IndexedTool, model: string) {
+  const learned = Object.entries(doc.learned ?? {});
+  const nonZero = (v: Float32Array) => v.some((x) => x !== 0);
   return {
     id: doc.id,
     version: doc.version,
@@ -400,8 +441,22 @@ function source({ doc, vectors }: IndexedTool, model: string) {
     text: weightedText(doc),
     doc,
     // Elasticsearch rejects zero vectors under cosine; such a vector (text with no words) is close to nothing anyway.
-    vectors: vectors.filter((v) => v.some((x) => x !== 0)).map((v) => ({ vector: Array.from(v) })),
+    vectors: vectors.filter(nonZero).map((v) => ({ vector: Array.from(v) })),
+    learned: Object.fromEntries(learned.map(([tenant, queries]) => [learnedKey(tenant), repeated(queries.join(' '), LEARNED_WEIGHT)])),
+    learned_vectors: Object.fromEntries(
+      Object.entries(learnedVectors ?? {})
+        .map(([tenant, rows]) => [learnedKey(tenant), rows.filter(nonZero).map((v) => ({ vector: Array.from(v) }))] as const)
+        .filter(([, rows]) => rows.length > 0),
+    ),
   };
+}
+
+/** The text's terms as the shared tokenizer makes them, repeated by the field's weight (see `weightedText`). */
+function repeated(text: string, weight: number): string {
+  const repeat = weight * TF_SCALE;
+  if (!Number.isInteger(repeat)) throw new Error(`field weight ${weight} is not a multiple of 1/${TF_SCALE}`);
+  const terms = tokenize(text).join(' ');
+  return terms ? Array.from({ length: repeat }, () => terms).join(' ') : '';
 }
 
 /**
@@ -412,10 +467,8 @@ function source({ doc, vectors }: IndexedTool, model: string) {
 function weightedText(doc: ToolDocument): string {
   const parts: string[] = [];
   for (const field of weightedFields(doc)) {
-    const repeat = field.weight * TF_SCALE;
-    if (!Number.isInteger(repeat)) throw new Error(`field weight ${field.weight} is not a multiple of 1/${TF_SCALE}`);
-    const terms = tokenize(field.text).join(' ');
-    if (terms) for (let r = 0; r < repeat; r++) parts.push(terms);
+    const terms = repeated(field.text, field.weight);
+    if (terms) parts.push(terms);
   }
   return parts.join(' ');
 }

@@ -60,6 +60,14 @@ export const LEXICAL_ONLY = 'lexical-only';
 export const embeddingText = (doc: ToolDocument): string =>
   [doc.title === doc.name ? splitIdentifiers(doc.name) : `${splitIdentifiers(doc.name)}: ${doc.title}`, doc.description, doc.tags.join(', ')].filter(Boolean).join('. ');
 
+/** The document as one tenant may see it: its own learned queries, no other tenant's. */
+function ownLearningOnly(doc: ToolDocument | undefined, tenant: string | undefined): ToolDocument | undefined {
+  if (!doc?.learned) return doc;
+  const { learned, ...shared } = doc;
+  const own = tenant === undefined ? undefined : learned[tenant];
+  return own ? { ...shared, learned: { [tenant as string]: own } } : shared;
+}
+
 /**
  * The retrieval funnel: embeds and indexes tools; answers a query with lexical and semantic recall,
  * fused by reciprocal rank, reranked, cut to k, with each stage's rank and score kept as the
@@ -79,7 +87,7 @@ export class ToolRetriever {
     readonly reranker: Reranker | null = null,
   ) {}
 
-  /** Embeds each document (description and every example or usage query) and upserts it. */
+  /** Embeds each document (description, every example or usage query, each tenant's learned queries) and upserts it. */
   async indexTools(docs: ToolDocument[]): Promise<void> {
     for (const doc of docs) this.documents.set(doc.id, doc);
     if (!this.embedder)
@@ -87,14 +95,18 @@ export class ToolRetriever {
         docs.map((doc) => ({ doc, vectors: [] })),
         LEXICAL_ONLY,
       );
-    const texts = docs.flatMap((doc) => [embeddingText(doc), ...doc.exampleQueries, ...doc.usageQueries]);
+    const learned = (doc: ToolDocument) => Object.entries(doc.learned ?? {});
+    const texts = docs.flatMap((doc) => [embeddingText(doc), ...doc.exampleQueries, ...doc.usageQueries, ...learned(doc).flatMap(([, queries]) => queries)]);
     const vectors = await this.embedder.embed(texts, 'document');
     let next = 0;
-    const indexed = docs.map((doc) => {
-      const count = 1 + doc.exampleQueries.length + doc.usageQueries.length;
-      const own = vectors.slice(next, next + count);
+    const take = (count: number) => {
       next += count;
-      return { doc, vectors: own };
+      return vectors.slice(next - count, next);
+    };
+    const indexed = docs.map((doc) => {
+      const own = take(1 + doc.exampleQueries.length + doc.usageQueries.length);
+      const byTenant = learned(doc);
+      return byTenant.length === 0 ? { doc, vectors: own } : { doc, vectors: own, learnedVectors: Object.fromEntries(byTenant.map(([tenant, queries]) => [tenant, take(queries.length)])) };
     });
     await this.index.upsert(indexed, this.embedder.model);
   }
@@ -123,7 +135,7 @@ export class ToolRetriever {
     const depth = this.options.rerankDepth ?? DEFAULT_RERANK_DEPTH;
     const head = await this.reranker.rerank(
       text,
-      fused.slice(0, depth).map((candidate) => ({ candidate, doc: this.documents.get(candidate.id) })),
+      fused.slice(0, depth).map((candidate) => ({ candidate, doc: ownLearningOnly(this.documents.get(candidate.id), filter.tenant) })),
       request,
     );
     return { lexical, semantic, ranked: [...head, ...fused.slice(depth)] };

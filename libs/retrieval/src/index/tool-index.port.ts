@@ -5,6 +5,11 @@ import type { ToolDocument } from '../documents/tool.document';
 export interface ToolSearchFilter {
   scope: { idGlob: string; maxRisk: Risk }[];
   categories?: string[];
+  /**
+   * The caller's tenant: its learned queries (`ToolDocument.learned`) count as part of each document,
+   * no other tenant's do. Without it, only the platform-wide text counts.
+   */
+  tenant?: string;
 }
 
 /**
@@ -14,6 +19,8 @@ export interface ToolSearchFilter {
 export interface IndexedTool {
   doc: ToolDocument;
   vectors: Float32Array[];
+  /** Vectors of each tenant's learned queries (`doc.learned`), searched only for that tenant. */
+  learnedVectors?: Record<string, Float32Array[]>;
 }
 
 /** One side's ranking of one tool. */
