@@ -11,8 +11,10 @@ import { PrincipalGuard } from './auth/principal.guard';
 import { PrincipalResolver } from './auth/principal.resolver';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
 import { ErrorFilter } from './graphql/error.filter';
+import { GraphqlWsTransport } from './graphql/graphql-ws.transport';
 import { InputDepthPipe } from './graphql/input-depth.pipe';
-import { operationLimitsPlugin } from './graphql/operation-limits.plugin';
+import { OperationLimitsPlugin } from './graphql/operation-limits.plugin';
+import { OperationLimits } from './graphql/operation-limits.service';
 import { HealthController } from './health/health.controller';
 import { loggingModule } from './logging/logging.module';
 import { PlanningResolver } from './planning/planning.resolver';
@@ -110,8 +112,7 @@ export class AppModule {
           introspection: config.gateway.GRAPHQL_INTROSPECTION,
           includeStacktraceInErrorResponses: false,
           context: graphqlContext,
-          subscriptions: { 'graphql-ws': { path: '/graphql' } },
-          plugins: [operationLimitsPlugin({ maxDepth: config.gateway.GRAPHQL_MAX_DEPTH, maxComplexity: config.gateway.GRAPHQL_MAX_COMPLEXITY })],
+          // GraphQL over WebSocket is GraphqlWsTransport; OperationLimitsPlugin (a provider) limits HTTP.
         }),
       ],
       controllers: [HealthController],
@@ -121,6 +122,9 @@ export class AppModule {
         RunsResolver,
         ToolHealthResolver,
         PrincipalResolver,
+        OperationLimits,
+        OperationLimitsPlugin,
+        GraphqlWsTransport,
         { provide: APP_GUARD, useClass: PrincipalGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         // Depth first: class-validator walks input recursively.

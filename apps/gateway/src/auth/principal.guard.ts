@@ -7,8 +7,8 @@ interface GraphqlContext {
   req: Request & { principal?: Principal };
 }
 
-const bearer = (req: Request): string | null => {
-  const header = req.headers.authorization;
+/** The key of an `Authorization: Bearer <key>` header; null without one. */
+export const bearerToken = (header: string | undefined): string | null => {
   const match = header ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
   return match ? match[1] : null;
 };
@@ -21,7 +21,7 @@ export class PrincipalGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (context.getType<GqlContextType>() !== 'graphql') return true;
     const { req } = GqlExecutionContext.create(context).getContext<GraphqlContext>();
-    req.principal ??= this.access.authenticate(bearer(req));
+    req.principal ??= this.access.authenticate(bearerToken(req.headers.authorization));
     return true;
   }
 }

@@ -32,6 +32,24 @@ describe('loadConfig', () => {
     }
   });
 
+  it('gives transport limits that fit one documented image and let any admissible operation pass the rate budget', () => {
+    expect(loadConfig({}).gateway).toMatchObject({
+      TOOLGATE_MAX_BODY_BYTES: 16 * 1024 * 1024,
+      TOOLGATE_WS_MAX_CONNECTIONS: 256,
+      TOOLGATE_WS_MAX_CONNECTIONS_PER_KEY: 8,
+      TOOLGATE_RATE_LIMIT_PER_MINUTE: 120_000,
+      TOOLGATE_RATE_LIMIT_BURST: 20_000,
+    });
+    try {
+      loadConfig({ TOOLGATE_MAX_BODY_BYTES: '1048576', TOOLGATE_RATE_LIMIT_BURST: '100' });
+      throw new Error('expected INVALID_CONFIG');
+    } catch (error) {
+      expect((error as ToolgateError).details.map((d) => d.path).sort()).toEqual(['TOOLGATE_MAX_BODY_BYTES', 'TOOLGATE_RATE_LIMIT_BURST']);
+    }
+    // A smaller image limit allows a smaller body; rate limiting off needs no burst.
+    expect(() => loadConfig({ TOOLGATE_MAX_BODY_BYTES: '1048576', TOOLGATE_IMAGE_MAX_BYTES: '524288', TOOLGATE_RATE_LIMIT_PER_MINUTE: '0', TOOLGATE_RATE_LIMIT_BURST: '1' })).not.toThrow();
+  });
+
   it('masks credentials when the configuration is printed', () => {
     const printed = JSON.stringify(maskConfig(loadConfig({ DATABASE_URL: 'postgres://toolgate:s3cret@db/tg' })));
     expect(printed).toContain('postgres://toolgate:****@db/tg');

@@ -13,7 +13,21 @@ export const gatewayEnvSchema = z.object({
   HOST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(8),
-  GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).max(100_000).default(2000),
+  /** Most an operation may cost (see graphql/operation.costs.ts): a tool call is 10, a search 10 plus its results. */
+  GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).max(1_000_000).default(2000),
+  /** JSON request bodies and WebSocket messages: one 10 MiB image is ~13.4 MiB in base64. */
+  TOOLGATE_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(16 * 1024 * 1024),
+  TOOLGATE_WS_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(256),
+  TOOLGATE_WS_MAX_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(8),
+  /** Cost units a principal may spend per minute, over HTTP and WebSocket together; 0 turns rate limiting off. */
+  TOOLGATE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000_000).default(120_000),
+  /** Cost units a principal may spend at once; at least GRAPHQL_MAX_COMPLEXITY, so every admissible operation can pass. */
+  TOOLGATE_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000_000).default(20_000),
   GRAPHQL_INTROSPECTION: flag.default(true),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('toolgate'),
@@ -40,13 +54,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (issues.length > 0) {
     throw new ToolgateError(ErrorCode.INVALID_CONFIG, 'invalid configuration', issues);
   }
-  return {
+  const config = {
     gateway: gatewayEnvSchema.parse(env),
     registry: registryOptionsFromEnv(registryEnvSchema.parse(env), cwd),
     retrieval: retrievalOptionsFromEnv(retrievalEnvSchema.parse(env)),
     planner: plannerOptionsFromEnv(plannerEnvSchema.parse(env)),
     executor: executorModuleOptionsFromEnv(executorEnvSchema.parse(env)),
   };
+  const conflicts = limitConflicts(config);
+  if (conflicts.length > 0) {
+    throw new ToolgateError(ErrorCode.INVALID_CONFIG, 'invalid configuration', conflicts);
+  }
+  return config;
+}
+
+/** Limits that are each valid but contradict one another: the server would refuse what it documents. */
+function limitConflicts({ gateway, planner }: AppConfig): { path: string; message: string }[] {
+  const conflicts: { path: string; message: string }[] = [];
+  const imageBytes = planner.images?.maxBytes;
+  // One image at its limit, base64-encoded, plus room for the rest of the request.
+  if (imageBytes !== undefined && Math.ceil(imageBytes / 3) * 4 + 64 * 1024 > gateway.TOOLGATE_MAX_BODY_BYTES) {
+    conflicts.push({ path: 'TOOLGATE_MAX_BODY_BYTES', message: `must hold one image of TOOLGATE_IMAGE_MAX_BYTES (${imageBytes}) in base64, at least ${Math.ceil(imageBytes / 3) * 4 + 64 * 1024}` });
+  }
+  if (gateway.TOOLGATE_RATE_LIMIT_PER_MINUTE > 0 && gateway.TOOLGATE_RATE_LIMIT_BURST < gateway.GRAPHQL_MAX_COMPLEXITY) {
+    conflicts.push({ path: 'TOOLGATE_RATE_LIMIT_BURST', message: `must be at least GRAPHQL_MAX_COMPLEXITY (${gateway.GRAPHQL_MAX_COMPLEXITY}), or an admissible operation could never pass` });
+  }
+  return conflicts;
 }
 
 /** Config safe to print: credentials in URLs and API keys are replaced. */

@@ -1,72 +1,50 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import { type ApolloServerPlugin, type GraphQLRequestListener, HeaderMap } from '@apollo/server';
+import { Plugin } from '@nestjs/apollo';
 import { ErrorCode } from '@toolgate/sdk';
-import { type DocumentNode, type FragmentDefinitionNode, GraphQLError, Kind, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
-import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import type { Request } from 'express';
+import { GraphQLError } from 'graphql';
+import { OperationLimits } from './operation-limits.service';
 
-export interface OperationLimits {
-  maxDepth: number;
-  maxComplexity: number;
+/** HTTP status of each refusal: the client's operation (400) or its budget (429, with Retry-After). */
+const STATUS: Partial<Record<string, number>> = { [ErrorCode.QUERY_TOO_DEEP]: 400, [ErrorCode.QUERY_TOO_COMPLEX]: 400, [ErrorCode.RATE_LIMITED]: 429 };
+
+/** The refusal with Apollo's `extensions.http` (status and headers; Apollo strips it from the body). */
+function overHttp(error: GraphQLError): GraphQLError {
+  const { code, retryAfterSeconds } = error.extensions as { code?: string; retryAfterSeconds?: number };
+  const status = code ? STATUS[code] : undefined;
+  if (status === undefined) return error;
+  const headers = new HeaderMap(retryAfterSeconds === undefined ? [] : [['retry-after', String(retryAfterSeconds)]]);
+  return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status, headers } } });
 }
 
 /**
- * The first field path deeper than `maxDepth`, following fragments; null when within the limit.
- * Written here because the usual package is unmaintained and reports neither a code nor the field.
+ * GraphQL over HTTP: every operation passes OperationLimits once it is parsed and validated, before
+ * any resolver runs. Errors thrown here keep their code, unlike validation-rule errors, which Apollo
+ * relabels.
  */
-export function tooDeepField(document: DocumentNode, operation: OperationDefinitionNode, maxDepth: number): { path: string; depth: number } | null {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
-  const walk = (selectionSet: SelectionSetNode | undefined, depth: number, path: string[], seen: ReadonlySet<string>): { path: string; depth: number } | null => {
-    for (const selection of selectionSet?.selections ?? []) {
-      let found: { path: string; depth: number } | null = null;
-      if (selection.kind === Kind.FIELD) {
-        if (selection.name.value.startsWith('__')) continue;
-        const here = [...path, selection.alias?.value ?? selection.name.value];
-        if (depth + 1 > maxDepth) return { path: here.join('.'), depth: depth + 1 };
-        found = walk(selection.selectionSet, depth + 1, here, seen);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        found = walk(selection.selectionSet, depth, path, seen);
-      } else if (!seen.has(selection.name.value)) {
-        found = walk(fragments.get(selection.name.value)?.selectionSet, depth, path, new Set([...seen, selection.name.value]));
-      }
-      if (found) return found;
-    }
-    return null;
-  };
-  return walk(operation.selectionSet, 0, [], new Set());
-}
+@Plugin()
+export class OperationLimitsPlugin implements ApolloServerPlugin<{ req: Request }> {
+  constructor(private readonly limits: OperationLimits) {}
 
-/**
- * Refuses, before any resolver runs, an operation nested deeper than `maxDepth` (QUERY_TOO_DEEP) or
- * estimated costlier than `maxComplexity` (QUERY_TOO_COMPLEX). Errors thrown here keep their code,
- * unlike validation-rule errors, which Apollo relabels.
- */
-export function operationLimitsPlugin(limits: OperationLimits): ApolloServerPlugin {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ request, document, operation, schema }) {
-          const deep = operation ? tooDeepField(document, operation, limits.maxDepth) : null;
-          if (deep) {
-            throw new GraphQLError(`field "${deep.path}" is at depth ${deep.depth}, over the maximum of ${limits.maxDepth}`, {
-              extensions: { code: ErrorCode.QUERY_TOO_DEEP, field: deep.path, maxDepth: limits.maxDepth },
-            });
-          }
-          const complexity = getComplexity({
+  async requestDidStart(): Promise<GraphQLRequestListener<{ req: Request }>> {
+    return {
+      didResolveOperation: async ({ request, document, operation, schema, contextValue }) => {
+        if (!operation) return;
+        const { req } = contextValue;
+        try {
+          await this.limits.admit({
             schema,
+            document,
+            operation,
             operationName: request.operationName,
-            query: document,
             variables: request.variables,
-            estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+            authorization: req.headers.authorization,
+            clientIp: req.socket.remoteAddress ?? 'unknown',
           });
-          if (complexity > limits.maxComplexity) {
-            throw new GraphQLError(`query complexity ${complexity} is over the maximum of ${limits.maxComplexity}`, {
-              extensions: { code: ErrorCode.QUERY_TOO_COMPLEX, complexity, maxComplexity: limits.maxComplexity },
-            });
-          }
-        },
-      };
-    },
-  };
+        } catch (error) {
+          throw error instanceof GraphQLError ? overHttp(error) : error;
+        }
+      },
+    };
+  }
 }

@@ -3,6 +3,7 @@ import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graph
 import type { Principal } from '@toolgate/registry';
 import { map } from 'rxjs';
 import { CurrentPrincipal } from '../auth/principal.guard';
+import { executePlanCost, listRunsCost, resumeRunCost, runTaskCost } from '../graphql/operation.costs';
 import { TaskInput, toPlannerTask } from '../planning/task.inputs';
 import { CancelRunUseCase } from '../use-cases/cancel-run.use-case';
 import { DecideStepUseCase } from '../use-cases/decide-step.use-case';
@@ -27,17 +28,17 @@ export class RunsResolver {
     private readonly watchRun: WatchRunUseCase,
   ) {}
 
-  @Mutation(() => Run, { description: 'Plans the task over the tools the caller may use and runs the plan; returns when it finishes or waits for an approval.' })
+  @Mutation(() => Run, { complexity: runTaskCost, description: 'Plans the task over the tools the caller may use and runs the plan; returns when it finishes or waits for an approval.' })
   async runTask(@CurrentPrincipal() principal: Principal, @Args('task') task: TaskInput): Promise<Run> {
     return Run.from(await this.runTaskUseCase.execute(toPlannerTask(task), principal));
   }
 
-  @Mutation(() => Run, { description: "Runs the caller's own plan, validated exactly like a planned one." })
+  @Mutation(() => Run, { complexity: executePlanCost, description: "Runs the caller's own plan, validated exactly like a planned one." })
   async executePlan(@CurrentPrincipal() principal: Principal, @Args('plan') plan: PlanInput): Promise<Run> {
     return Run.from(await this.executePlanUseCase.execute(toPlan(plan, randomUUID()), principal));
   }
 
-  @Mutation(() => Run, { description: 'Lets a step waiting for approval run; returns when the run finishes or waits again.' })
+  @Mutation(() => Run, { complexity: resumeRunCost, description: 'Lets a step waiting for approval run; returns when the run finishes or waits again.' })
   async approveStep(
     @CurrentPrincipal() principal: Principal,
     @Args('runId', { type: () => ID }) runId: string,
@@ -68,7 +69,7 @@ export class RunsResolver {
     return run && Run.from(run);
   }
 
-  @Query(() => [Run], { description: "Runs of the caller's tenant, newest first; steps come without outputs (`run(id)` has them)." })
+  @Query(() => [Run], { complexity: listRunsCost, description: "Runs of the caller's tenant, newest first; steps come without outputs (`run(id)` has them)." })
   async runs(@CurrentPrincipal() principal: Principal, @Args('filter', { nullable: true }) filter?: RunFilterInput): Promise<Run[]> {
     return (await this.listRuns.execute(principal, filter ?? {})).map(Run.from);
   }

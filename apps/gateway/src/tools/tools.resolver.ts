@@ -1,6 +1,7 @@
 import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { AccessPolicyService, CatalogService, type Principal } from '@toolgate/registry';
 import { CurrentPrincipal } from '../auth/principal.guard';
+import { searchToolsCost } from '../graphql/operation.costs';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
 import { ApproveToolVersionInput, SearchToolsInput, SetToolVersionStateInput, ToolFilterInput } from './tool.inputs';
 import { MatchExplanation, Plugin, PluginLoadReport, Tool, ToolMatch } from './tool.model';
@@ -23,7 +24,7 @@ export class ToolsResolver {
     return Tool.from(this.catalog.resolve(id, principal).tool);
   }
 
-  @Query(() => [ToolMatch], { name: 'searchTools', description: 'The tools that best fit a task, best first, among those the caller may discover.' })
+  @Query(() => [ToolMatch], { name: 'searchTools', complexity: searchToolsCost, description: 'The tools that best fit a task, best first, among those the caller may discover.' })
   async search(@CurrentPrincipal() principal: Principal, @Args('input') input: SearchToolsInput): Promise<ToolMatch[]> {
     const results = await this.searchTools.execute(input, principal);
     return results.map(({ tool, hit, images }) => ({ tool: Tool.from(tool), score: hit.fused, explanation: MatchExplanation.from(hit, images) }));
