@@ -17,7 +17,7 @@ roles:
         actions: [discover, execute]
         maxRisk: read
   operator:
-    admin: true
+    platformAdmin: true
     grants:
       - tools: "**"
         actions: [discover, execute]

@@ -84,6 +84,6 @@ describe('isolated execution of catalog plugins (SQLite registry)', () => {
     expect(attempts).toEqual([1]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(isolated.workerCounts()[join(pluginsDir, 'spin', 'index.js')]).toBe(0);
-    expect(invoker.breakerState('spin/spin', '1.0.0')).toMatchObject({ state: 'CLOSED', failures: 1, lastFailure: { code: ErrorCode.TIMEOUT } });
+    expect(invoker.breakerState('spin/spin', '1.0.0', 'acme')).toMatchObject({ state: 'CLOSED', failures: 1, lastFailure: { code: ErrorCode.TIMEOUT } });
   });
 });

@@ -22,6 +22,12 @@ roles:
       - tools: "**"
         actions: [discover]
         maxRisk: destructive
+  root:
+    platformAdmin: true
+    grants:
+      - tools: "**"
+        actions: [discover]
+        maxRisk: destructive
 apiKeys:
   - key: echoer-key-0123456789
     tenant: acme
@@ -121,6 +127,32 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('registry on %s', (kind) => 
     await catalog.loadPlugins();
     expect(catalog.resolve('echo/say', bob).version.version).toBe('1.0.0');
     await expect(catalog.setVersionState(alice, 'echo/say', '1.1.0', ToolVersionState.ACTIVE)).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
+    await catalog.setVersionState(bob, 'echo/say', '1.1.0', ToolVersionState.ACTIVE);
+    expect(catalog.resolve('echo/say', bob).version.version).toBe('1.1.0');
+  });
+
+  it("keeps a tenant admin's version state in its tenant across reloads; the platform's DISABLED wins, and platform-wide changes need a platform admin", async () => {
+    const globexOps: Principal = { tenant: 'globex', subject: 'gops', roles: ['ops'] };
+    const root: Principal = { tenant: 'platform', subject: 'root', roles: ['root'] };
+    const acmeView = await catalog.setVersionState(bob, 'echo/say', '1.1.0', ToolVersionState.DISABLED);
+    expect(acmeView.active?.version).toBe('1.0.0');
+    expect(acmeView.versions.find((v) => v.version === '1.1.0')).toMatchObject({ state: ToolVersionState.DISABLED, stateReason: expect.stringContaining('tenant acme') });
+    expect(catalog.resolve('echo/say', globexOps).version).toMatchObject({ version: '1.1.0', state: ToolVersionState.ACTIVE });
+    expect(catalog.listTools(globexOps).find((t) => t.id === 'echo/say')?.active?.version).toBe('1.1.0');
+    await catalog.loadPlugins();
+    expect(catalog.resolve('echo/say', bob).version.version).toBe('1.0.0');
+    expect(catalog.resolve('echo/say@1.1.0', bob).version.state).toBe(ToolVersionState.DISABLED);
+    expect(catalog.resolve('echo/say', globexOps).version.version).toBe('1.1.0');
+
+    await expect(catalog.setVersionState(bob, 'echo/say', '1.0.0', ToolVersionState.DISABLED, 'platform')).rejects.toMatchObject({
+      code: ErrorCode.FORBIDDEN,
+      message: expect.stringContaining('platform admin'),
+    });
+    await catalog.setVersionState(root, 'echo/say', '1.0.0', ToolVersionState.DISABLED, 'platform');
+    expect(() => catalog.resolve('echo/say', bob)).toThrow(expect.objectContaining({ code: ErrorCode.TOOL_NOT_FOUND }));
+    // A tenant cannot switch back on what the platform switched off.
+    await expect(catalog.setVersionState(globexOps, 'echo/say', '1.0.0', ToolVersionState.ACTIVE)).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
+    await catalog.setVersionState(root, 'echo/say', '1.0.0', ToolVersionState.ACTIVE, 'platform');
     await catalog.setVersionState(bob, 'echo/say', '1.1.0', ToolVersionState.ACTIVE);
     expect(catalog.resolve('echo/say', bob).version.version).toBe('1.1.0');
   });

@@ -20,7 +20,7 @@ roles:
         actions: [discover, execute]
         maxRisk: destructive
   ops:
-    admin: true
+    platformAdmin: true
     grants:
       - tools: "**"
         actions: [discover, execute]

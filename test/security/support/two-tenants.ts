@@ -5,13 +5,15 @@ import { BM25_ONLY, REPO_ROOT, type RunningGateway, startGateway } from '../../s
 
 /**
  * The attacker's setting for every security spec: one built server, two tenants (acme and globex),
- * each with a read-only analyst and a tenant admin. Keys are what an outsider would be handed.
+ * each with a read-only analyst and a tenant admin, and the platform's operator (a platform admin,
+ * in neither tenant). Keys are what an outsider would be handed.
  */
 export const KEYS = {
   acmeAnalyst: 'acme-analyst-key-000001',
   acmeAdmin: 'acme-admin-key-00000001',
   globexAnalyst: 'globex-analyst-key-0001',
   globexAdmin: 'globex-admin-key-000001',
+  platformAdmin: 'platform-admin-key-0001',
 } as const;
 
 export const TWO_TENANT_POLICY = `
@@ -25,6 +27,13 @@ roles:
   operator:
     description: Everything in its own tenant, and its tenant's admin.
     admin: true
+    grants:
+      - tools: "**"
+        actions: [discover, execute]
+        maxRisk: destructive
+  platform:
+    description: The platform's operator; changes that affect every tenant (reloads, approvals, platform-wide states).
+    platformAdmin: true
     grants:
       - tools: "**"
         actions: [discover, execute]
@@ -46,6 +55,10 @@ apiKeys:
     tenant: globex
     subject: gops
     roles: [operator]
+  - key: ${KEYS.platformAdmin}
+    tenant: platform
+    subject: root
+    roles: [platform]
 `;
 
 export interface TwoTenantServer {

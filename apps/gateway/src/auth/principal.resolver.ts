@@ -12,9 +12,9 @@ export class PrincipalResolver {
     return { ...principal, admin: this.access.isAdmin(principal) };
   }
 
-  @Mutation(() => PolicySummary, { description: 'Re-read the policy file; on any error the policies in force stay unchanged (admins).' })
+  @Mutation(() => PolicySummary, { description: 'Re-read the policy file; on any error the policies in force stay unchanged (platform admins: it affects every tenant).' })
   async reloadPolicies(@CurrentPrincipal() principal: Principal): Promise<PolicySummary> {
-    this.access.assertAdmin(principal, 'reloading policies');
+    this.access.assertPlatformAdmin(principal, 'reloading policies');
     const set = await this.access.reload();
     return { source: set.source, roles: set.roles.map((r) => r.name), apiKeys: set.apiKeys.length };
   }

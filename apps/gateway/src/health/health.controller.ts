@@ -26,8 +26,10 @@ export class HealthController {
   }
 
   /**
-   * Readiness: the database answers and the tool index is synced and answering. Open breakers and
-   * unhealthy tool versions are listed under `tools` without failing readiness: other tools still run.
+   * Readiness: the database answers and the tool index is synced and answering. Shared (tool-wide)
+   * open breakers and unhealthy tool versions are listed under `tools` without failing readiness:
+   * other tools still run. The endpoint is public, so it names states only, never a failure message
+   * or a health check's detail (tenants read their own in `toolHealth`).
    */
   @Get('ready')
   @HealthCheck()
@@ -48,11 +50,11 @@ export class HealthController {
         const openBreakers = this.invoker
           .states()
           .filter((b) => b.state !== 'CLOSED')
-          .map((b) => ({ tool: `${b.toolId}@${b.version}`, state: b.state, lastFailure: b.lastFailure }));
+          .map((b) => ({ tool: `${b.toolId}@${b.version}`, state: b.state }));
         const unhealthy = this.toolHealth
           .snapshot()
           .filter((h) => !h.healthy)
-          .map((h) => ({ tool: `${h.toolId}@${h.version}`, detail: h.detail, checkedAt: h.checkedAt }));
+          .map((h) => ({ tool: `${h.toolId}@${h.version}`, checkedAt: h.checkedAt }));
         return this.indicators.check('tools').up({ openBreakers, unhealthy });
       },
     ]);

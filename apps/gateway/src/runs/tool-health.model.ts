@@ -14,14 +14,16 @@ export class ToolFailure {
   @Field() at!: string;
 }
 
-@ObjectType({ description: "A tool version's circuit breaker and load, as of its calls in this server." })
+@ObjectType({ description: "A tool version's circuit breaker and load as the caller's tenant sees it: its own breaker, failures and calls, and the shared state." })
 export class BreakerStatus {
-  @Field(() => BreakerState) state!: BreakerState;
+  @Field(() => BreakerState, { description: "What the tenant's calls get now: its own breaker's state, or OPEN while the shared breaker is." }) state!: BreakerState;
+  @Field(() => BreakerState, { description: "The tool-wide breaker: OPEN only while several tenants' own breakers are open." }) shared!: BreakerState;
   @Field({ description: 'CONSECUTIVE (quiet tool) or SAMPLING (busy tool): which verdict opens it now.' }) mode!: string;
   @Field(() => Int) consecutiveFailures!: number;
-  @Field(() => Int, { description: 'Failed attempts since the server started calling it.' }) failures!: number;
-  @Field(() => ToolFailure, { nullable: true }) lastFailure!: ToolFailure | null;
-  @Field(() => Int) inFlight!: number;
+  @Field(() => Int, { description: "The tenant's failed attempts since the server started calling it." }) failures!: number;
+  @Field(() => ToolFailure, { nullable: true, description: "The tenant's own last failure; never another tenant's." }) lastFailure!: ToolFailure | null;
+  @Field(() => Int, { description: "The tenant's calls in flight." }) inFlight!: number;
+  @Field(() => Int, { description: 'How many calls the tenant may hold at once (its fair share of maxConcurrency).' }) tenantLimit!: number;
   @Field(() => Int) maxConcurrency!: number;
 }
 

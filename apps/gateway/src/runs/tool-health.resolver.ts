@@ -13,7 +13,9 @@ export class ToolHealthResolver {
     private readonly access: AccessPolicyService,
   ) {}
 
-  @Query(() => [ToolHealthReport], { description: 'Breaker state and health of every tool version the caller may discover that was called or checked.' })
+  @Query(() => [ToolHealthReport], {
+    description: "Breaker state and health of every tool version the caller may discover that was called or checked; breaker failures and counts are the caller's tenant's own.",
+  })
   toolHealth(@CurrentPrincipal() principal: Principal): ToolHealthReport[] {
     const reports = new Map<string, ToolHealthReport>();
     const report = (toolId: string, version: string) => {
@@ -22,7 +24,10 @@ export class ToolHealthResolver {
       reports.set(key, existing);
       return existing;
     };
-    for (const { toolId, version, state, ...breaker } of this.invoker.states()) report(toolId, version).breaker = { state: state as BreakerState, ...breaker };
+    // The tenant's own view: another tenant's failure messages never show here.
+    for (const { toolId, version, state, shared, ...breaker } of this.invoker.tenantStates(principal.tenant)) {
+      report(toolId, version).breaker = { state: state as BreakerState, shared: shared as BreakerState, ...breaker };
+    }
     for (const { toolId, version, healthy, detail, checkedAt, failures } of this.monitor.snapshot()) report(toolId, version).health = { healthy, detail, checkedAt, failures };
     return [...reports.values()].filter((r) => this.discoverable(principal, r.toolId, r.version)).sort((a, b) => `${a.toolId}@${a.version}`.localeCompare(`${b.toolId}@${b.version}`));
   }

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { Field, InputType, Int } from '@nestjs/graphql';
+import { Field, InputType, Int, registerEnumType } from '@nestjs/graphql';
 import { ToolVersionState } from '@toolgate/registry';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsBase64, IsEnum, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
@@ -71,6 +71,13 @@ export class SearchToolsInput {
   k?: number;
 }
 
+/** Whom a version state change applies to. */
+export enum ToolStateScope {
+  TENANT = 'tenant',
+  PLATFORM = 'platform',
+}
+registerEnumType(ToolStateScope, { name: 'ToolStateScope', description: "TENANT: the admin's own tenant; PLATFORM: every tenant (needs a platform admin)." });
+
 @InputType()
 export class SetToolVersionStateInput {
   @Field()
@@ -85,6 +92,11 @@ export class SetToolVersionStateInput {
   @Field(() => ToolVersionState)
   @IsEnum(ToolVersionState)
   state!: ToolVersionState;
+
+  @Field(() => ToolStateScope, { defaultValue: ToolStateScope.TENANT, description: "TENANT: the caller's tenant only (any admin); PLATFORM: every tenant (platform admins)." })
+  @IsOptional()
+  @IsEnum(ToolStateScope)
+  scope: ToolStateScope = ToolStateScope.TENANT;
 }
 
 @InputType({ description: 'The exact descriptor hash the admin reviewed; refused if another one has loaded since.' })

@@ -36,19 +36,22 @@ export class ToolsResolver {
     return this.catalog.listPlugins().map(Plugin.from);
   }
 
-  @Mutation(() => PluginLoadReport, { description: 'Discover and load plugin packages again; new versions register beside old ones (admins).' })
+  @Mutation(() => PluginLoadReport, { description: 'Discover and load plugin packages again; new versions register beside old ones (platform admins: it affects every tenant).' })
   async reloadPlugins(@CurrentPrincipal() principal: Principal): Promise<PluginLoadReport> {
-    this.access.assertAdmin(principal, 'reloading plugins');
+    this.access.assertPlatformAdmin(principal, 'reloading plugins');
     return this.catalog.loadPlugins();
   }
 
-  @Mutation(() => Tool, { description: 'Set one version ACTIVE, CANARY or DISABLED (admins); a version awaiting approval needs approveToolVersion.' })
+  @Mutation(() => Tool, {
+    description:
+      "Set one version ACTIVE, CANARY or DISABLED for the admin's own tenant (scope TENANT, the default), or for every tenant (scope PLATFORM, platform admins); a version awaiting approval needs approveToolVersion.",
+  })
   async setToolVersionState(@CurrentPrincipal() principal: Principal, @Args('input') input: SetToolVersionStateInput): Promise<Tool> {
-    return Tool.from(await this.catalog.setVersionState(principal, input.toolId, input.version, input.state));
+    return Tool.from(await this.catalog.setVersionState(principal, input.toolId, input.version, input.state, input.scope));
   }
 
   @Mutation(() => Tool, {
-    description: 'Approve exactly this descriptor hash of a version (a changed or quarantined descriptor): pins it and makes the version ACTIVE (admins).',
+    description: 'Approve exactly this descriptor hash of a version (a changed or quarantined descriptor): pins it and makes the version ACTIVE for every tenant (platform admins).',
   })
   async approveToolVersion(@CurrentPrincipal() principal: Principal, @Args('input') input: ApproveToolVersionInput): Promise<Tool> {
     return Tool.from(await this.catalog.approveVersion(principal, input.toolId, input.version, input.descriptorHash));

@@ -54,7 +54,11 @@ export function isTransient(error: unknown): boolean {
   }
 }
 
-/** Counts against the tool's health (breaker): the tool or its upstream misbehaved, not the caller. */
+/**
+ * Counts against the tool's health (the caller's tenant's breaker): the tool or its upstream misbehaved.
+ * Never what the caller caused and the code says so: INVALID_ARGUMENTS (also a tool's own typed caller
+ * error), FORBIDDEN, OUTPUT_TOO_LARGE, CANCELLED, an open breaker or a full bulkhead.
+ */
 export function isToolFault(error: unknown): boolean {
   if (!ToolgateError.is(error)) return true;
   return error.code === ErrorCode.TIMEOUT || error.code === ErrorCode.TOOL_FAILED || error.code === ErrorCode.UNAVAILABLE || error.code === ErrorCode.INTERNAL;

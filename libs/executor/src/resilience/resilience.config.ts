@@ -13,6 +13,13 @@ export const resilienceEnvSchema = z.object({
   /** Failure ratio (0..1) over the sampling window that opens a busy tool version's breaker. */
   TOOLGATE_BREAKER_FAILURE_RATIO: z.coerce.number().gt(0).max(1).default(0.5),
   TOOLGATE_BREAKER_WINDOW_MS: int(1000, 3_600_000, 30_000),
+  /**
+   * Breakers are per tenant; a tool version is refused to every tenant only while this many tenants' own breakers are open
+   * (each opened within the window), so one tenant's failures (its own expensive input) never shut a tool off for another.
+   */
+  TOOLGATE_BREAKER_MIN_TENANTS: int(1, 1000, 2),
+  /** On a server with several tenants, the share (0..1] of a tool version's maxConcurrency one tenant may hold; its excess is OVERLOADED. */
+  TOOLGATE_TENANT_MAX_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
   /** First retry delay; later ones grow exponentially with decorrelated jitter up to the cap. */
   TOOLGATE_RETRY_BASE_MS: int(1, 60_000, 100),
   TOOLGATE_RETRY_MAX_MS: int(1, 300_000, 2_000),
@@ -48,7 +55,9 @@ export const resilienceEnvSchema = z.object({
 export type ResilienceEnv = z.infer<typeof resilienceEnvSchema>;
 
 export interface ResilienceOptions {
-  breaker: { consecutiveFailures: number; halfOpenAfterMs: number; busyRps: number; failureRatio: number; windowMs: number };
+  breaker: { consecutiveFailures: number; halfOpenAfterMs: number; busyRps: number; failureRatio: number; windowMs: number; minTenants: number };
+  /** Share of a version's maxConcurrency one tenant may hold when the server serves several tenants. */
+  tenantMaxShare: number;
   retry: { baseDelayMs: number; maxDelayMs: number };
   bulkheadQueue: number;
   drainTimeoutMs: number;
@@ -86,7 +95,9 @@ export function resilienceOptionsFromEnv(env: ResilienceEnv): { isolation: 'work
         busyRps: env.TOOLGATE_BREAKER_BUSY_RPS,
         failureRatio: env.TOOLGATE_BREAKER_FAILURE_RATIO,
         windowMs: env.TOOLGATE_BREAKER_WINDOW_MS,
+        minTenants: env.TOOLGATE_BREAKER_MIN_TENANTS,
       },
+      tenantMaxShare: env.TOOLGATE_TENANT_MAX_SHARE,
       retry: { baseDelayMs: env.TOOLGATE_RETRY_BASE_MS, maxDelayMs: Math.max(env.TOOLGATE_RETRY_MAX_MS, env.TOOLGATE_RETRY_BASE_MS) },
       bulkheadQueue: env.TOOLGATE_BULKHEAD_QUEUE,
       drainTimeoutMs: env.TOOLGATE_DRAIN_TIMEOUT_MS,

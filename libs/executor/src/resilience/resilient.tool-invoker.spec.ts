@@ -31,10 +31,11 @@ const failWith =
   };
 const succeed: Behaviour = async (inv) => ({ echoed: inv.arguments });
 
-function catalog(limits: Record<string, Partial<ToolLimits>>) {
+function catalog(limits: Record<string, Partial<ToolLimits>>, tenants = 1) {
   return {
     manifest: (toolId: string) =>
       limits[toolId] ? ({ name: toolId, limits: { timeoutMs: 1000, maxConcurrency: 8, retries: 0, idempotent: true, ...limits[toolId] } } as unknown as ToolManifest) : undefined,
+    tenantCount: () => tenants,
   };
 }
 
@@ -98,7 +99,7 @@ describe('ResilientToolInvoker', () => {
     const inner = new ScriptedInvoker({ 'x/down': failWith(ErrorCode.TOOL_FAILED) });
     const invoker = new ResilientToolInvoker(inner, catalog({ 'x/down': {} }), options({ consecutiveFailures: 3 }));
     for (let i = 0; i < 3; i++) await expect(codeOf(invoker.invoke(call('x/down')))).resolves.toBe(ErrorCode.TOOL_FAILED);
-    expect(invoker.breakerState('x/down', '1.0.0')).toMatchObject({ state: 'OPEN', failures: 3, lastFailure: { code: ErrorCode.TOOL_FAILED } });
+    expect(invoker.breakerState('x/down', '1.0.0', 't1')).toMatchObject({ state: 'OPEN', failures: 3, lastFailure: { code: ErrorCode.TOOL_FAILED } });
 
     const latencies: number[] = [];
     for (let i = 0; i < 200; i++) {
@@ -117,21 +118,21 @@ describe('ResilientToolInvoker', () => {
     const inner = new ScriptedInvoker({ 'x/flaky': async () => (healthy ? { ok: true } : failWith(ErrorCode.TOOL_FAILED)(call('x'))) });
     const invoker = new ResilientToolInvoker(inner, catalog({ 'x/flaky': {} }), options({ consecutiveFailures: 2, halfOpenAfterMs: 40 }));
     for (let i = 0; i < 2; i++) await codeOf(invoker.invoke(call('x/flaky')));
-    expect(invoker.breakerState('x/flaky', '1.0.0')?.state).toBe('OPEN');
+    expect(invoker.breakerState('x/flaky', '1.0.0', 't1')?.state).toBe('OPEN');
 
     await sleep(60);
     const results = await Promise.all(Array.from({ length: 6 }, () => codeOf(invoker.invoke(call('x/flaky')))));
     expect(inner.callsOf('x/flaky')).toBe(3);
     expect(results.filter((r) => r === ErrorCode.TOOL_FAILED)).toHaveLength(1);
     expect(results.filter((r) => r === ErrorCode.CIRCUIT_OPEN)).toHaveLength(5);
-    expect(invoker.breakerState('x/flaky', '1.0.0')?.state).toBe('OPEN');
+    expect(invoker.breakerState('x/flaky', '1.0.0', 't1')?.state).toBe('OPEN');
 
     healthy = true;
     await sleep(60);
     const recovered = await Promise.all(Array.from({ length: 6 }, () => codeOf(invoker.invoke(call('x/flaky')))));
     expect(recovered).toEqual(Array(6).fill('OK'));
     expect(inner.callsOf('x/flaky')).toBe(3 + 6);
-    expect(invoker.breakerState('x/flaky', '1.0.0')?.state).toBe('CLOSED');
+    expect(invoker.breakerState('x/flaky', '1.0.0', 't1')?.state).toBe('CLOSED');
   });
 
   it('under an outage, upstream attempts stay within requests x (1 + retries), each attempt reported once', async () => {
@@ -189,13 +190,16 @@ describe('ResilientToolInvoker', () => {
     );
   });
 
-  it.each([ErrorCode.INVALID_ARGUMENTS, ErrorCode.FORBIDDEN, ErrorCode.TOOL_FAILED])('never retries %s (not transient) and does not count caller errors against the breaker', async (code) => {
-    const inner = new ScriptedInvoker({ 'x/no': failWith(code) });
-    const invoker = new ResilientToolInvoker(inner, catalog({ 'x/no': { retries: 3 } }), options({ consecutiveFailures: 1000 }));
-    await expect(codeOf(invoker.invoke(call('x/no')))).resolves.toBe(code);
-    expect(inner.callsOf('x/no')).toBe(1);
-    expect(invoker.breakerState('x/no', '1.0.0')?.failures).toBe(code === ErrorCode.TOOL_FAILED ? 1 : 0);
-  });
+  it.each([ErrorCode.INVALID_ARGUMENTS, ErrorCode.FORBIDDEN, ErrorCode.OUTPUT_TOO_LARGE, ErrorCode.TOOL_FAILED])(
+    'never retries %s (not transient) and does not count caller errors against the breaker',
+    async (code) => {
+      const inner = new ScriptedInvoker({ 'x/no': failWith(code) });
+      const invoker = new ResilientToolInvoker(inner, catalog({ 'x/no': { retries: 3 } }), options({ consecutiveFailures: 1000 }));
+      await expect(codeOf(invoker.invoke(call('x/no')))).resolves.toBe(code);
+      expect(inner.callsOf('x/no')).toBe(1);
+      expect(invoker.breakerState('x/no', '1.0.0', 't1')?.failures).toBe(code === ErrorCode.TOOL_FAILED ? 1 : 0);
+    },
+  );
 
   it('retries a TOOL_FAILED the tool marked transient', async () => {
     const inner = new ScriptedInvoker({ 'x/transient': failWith(ErrorCode.TOOL_FAILED, { transient: true }) });
@@ -216,7 +220,7 @@ describe('ResilientToolInvoker', () => {
     // The excess is settled while both slots are still held: rejected at once, not queued.
     expect(excess).toEqual(Array(5).fill(ErrorCode.OVERLOADED));
     expect(inner.callsOf('x/busy')).toBe(2);
-    expect(invoker.breakerState('x/busy', '1.0.0')).toMatchObject({ inFlight: 2, maxConcurrency: 2, failures: 0, state: 'CLOSED' });
+    expect(invoker.breakerState('x/busy', '1.0.0', 't1')).toMatchObject({ inFlight: 2, maxConcurrency: 2, failures: 0, state: 'CLOSED' });
     await expect(Promise.all(Array.from({ length: 8 }, () => invoker.invoke(call('x/other'))))).resolves.toHaveLength(8);
     for (const r of release) r();
     await expect(Promise.all(running)).resolves.toEqual(['done', 'done']);
@@ -246,16 +250,97 @@ describe('ResilientToolInvoker', () => {
     await expect(codeOf(invoker.invoke(call('x/quick')))).resolves.toBe(ErrorCode.UNAVAILABLE);
   });
 
-  it('lists every called version in states()', async () => {
+  it('lists every called version in tenantStates()', async () => {
     const inner = new ScriptedInvoker({ 'x/a': succeed, 'x/b': succeed });
     const invoker = new ResilientToolInvoker(inner, catalog({ 'x/a': {}, 'x/b': {} }), options());
     await invoker.invoke(call('x/a'));
     await invoker.invoke(call('x/b'));
-    expect(invoker.states().map((s) => [s.toolId, s.state, s.mode])).toEqual([
+    expect(invoker.tenantStates('t1').map((s) => [s.toolId, s.state, s.mode])).toEqual([
       ['x/a', 'CLOSED', 'consecutive'],
       ['x/b', 'CLOSED', 'consecutive'],
     ]);
     await expect(codeOf(invoker.invoke(call('x/missing')))).resolves.toBe(ErrorCode.TOOL_NOT_FOUND);
+  });
+});
+
+describe('ResilientToolInvoker between tenants', () => {
+  const as = (tenant: string, toolId: string, args: Record<string, unknown> = {}) => call(toolId, { principal: { tenant, subject: `${tenant}-user` }, arguments: args });
+
+  it("opens only the caller's tenant's breaker when its own input times out: another tenant's call still runs and sees none of its failures", async () => {
+    // An expensive expression only this caller sends: its calls hang until the timeout, everyone else's answer at once.
+    const inner = new ScriptedInvoker({ 'x/calc': (inv) => (inv.arguments.heavy ? hang(inv) : succeed(inv)) });
+    const invoker = new ResilientToolInvoker(inner, catalog({ 'x/calc': { timeoutMs: 20 } }, 2), options({ consecutiveFailures: 3 }));
+    for (let i = 0; i < 3; i++) await expect(codeOf(invoker.invoke(as('acme', 'x/calc', { heavy: true })))).resolves.toBe(ErrorCode.TIMEOUT);
+    await expect(codeOf(invoker.invoke(as('acme', 'x/calc')))).resolves.toBe(ErrorCode.CIRCUIT_OPEN);
+    await expect(codeOf(invoker.invoke(as('globex', 'x/calc')))).resolves.toBe('OK');
+    expect(invoker.breakerState('x/calc', '1.0.0', 'acme')).toMatchObject({ state: 'OPEN', shared: 'CLOSED', failures: 3, lastFailure: { code: ErrorCode.TIMEOUT } });
+    expect(invoker.breakerState('x/calc', '1.0.0', 'globex')).toMatchObject({ state: 'CLOSED', shared: 'CLOSED', failures: 0, lastFailure: null });
+    expect(invoker.states()).toEqual([{ toolId: 'x/calc', version: '1.0.0', state: 'CLOSED', openTenants: 1, failures: 3, inFlight: 0, maxConcurrency: 8 }]);
+  });
+
+  it("opens the shared breaker only when several tenants' own breakers open, refuses a third tenant without calling the tool, and lifts once a failing tenant's probe passes", async () => {
+    let healthy = false;
+    const inner = new ScriptedInvoker({ 'x/down': async () => (healthy ? { ok: true } : failWith(ErrorCode.TOOL_FAILED)(call('x'))) });
+    const invoker = new ResilientToolInvoker(inner, catalog({ 'x/down': {} }, 3), options({ consecutiveFailures: 3, halfOpenAfterMs: 40 }));
+    for (let i = 0; i < 3; i++) await codeOf(invoker.invoke(as('acme', 'x/down')));
+    // One tenant alone: the third tenant's call still reaches the tool.
+    await expect(codeOf(invoker.invoke(as('initech', 'x/down')))).resolves.toBe(ErrorCode.TOOL_FAILED);
+    expect(inner.callsOf('x/down')).toBe(4);
+    for (let i = 0; i < 3; i++) await codeOf(invoker.invoke(as('globex', 'x/down')));
+    expect(invoker.states()[0]).toMatchObject({ state: 'OPEN', openTenants: 2 });
+
+    const refused = (await invoker.invoke(as('initech', 'x/down')).catch((e: unknown) => e)) as ToolgateError;
+    expect(refused).toMatchObject({ code: ErrorCode.CIRCUIT_OPEN });
+    // The refusal names no other tenant's failure.
+    expect(refused.message).not.toContain('injected');
+    expect(inner.callsOf('x/down')).toBe(7);
+    expect(invoker.breakerState('x/down', '1.0.0', 'initech')).toMatchObject({ state: 'OPEN', shared: 'OPEN', lastFailure: { code: ErrorCode.TOOL_FAILED } });
+
+    healthy = true;
+    await sleep(60);
+    await expect(codeOf(invoker.invoke(as('acme', 'x/down')))).resolves.toBe('OK');
+    expect(invoker.states()[0]).toMatchObject({ state: 'CLOSED', openTenants: 1 });
+    await expect(codeOf(invoker.invoke(as('initech', 'x/down')))).resolves.toBe('OK');
+  });
+
+  it('does not count a tenant whose breaker opened longer ago than the window towards the shared breaker', async () => {
+    const inner = new ScriptedInvoker({ 'x/old': failWith(ErrorCode.UNAVAILABLE) });
+    const invoker = new ResilientToolInvoker(inner, catalog({ 'x/old': {} }, 3), options({ consecutiveFailures: 2, windowMs: 30 }));
+    for (let i = 0; i < 2; i++) await codeOf(invoker.invoke(as('acme', 'x/old')));
+    await sleep(50);
+    for (let i = 0; i < 2; i++) await codeOf(invoker.invoke(as('globex', 'x/old')));
+    expect(invoker.states()[0]).toMatchObject({ state: 'CLOSED', openTenants: 2 });
+    await expect(codeOf(invoker.invoke(as('initech', 'x/old')))).resolves.toBe(ErrorCode.UNAVAILABLE);
+  });
+
+  it("holds one tenant to its fair share of a version's concurrency: its excess is OVERLOADED at once while another tenant's call gets a slot", async () => {
+    const release: (() => void)[] = [];
+    const inner = new ScriptedInvoker({ 'x/slow': () => new Promise((resolve) => release.push(() => resolve('done'))) });
+    const invoker = new ResilientToolInvoker(inner, catalog({ 'x/slow': { maxConcurrency: 5, timeoutMs: 5000 } }, 2), options());
+    const flood = Array.from({ length: 8 }, () => codeOf(invoker.invoke(as('acme', 'x/slow'))));
+    // ceil(5 × 0.5) = 3 run; the other five are refused without waiting for a slot.
+    await sleep(5);
+    expect(inner.callsOf('x/slow')).toBe(3);
+    expect(invoker.breakerState('x/slow', '1.0.0', 'acme')).toMatchObject({ inFlight: 3, tenantLimit: 3, maxConcurrency: 5, failures: 0 });
+    const globex = [invoker.invoke(as('globex', 'x/slow')), invoker.invoke(as('globex', 'x/slow'))];
+    await sleep(5);
+    expect(inner.callsOf('x/slow')).toBe(5);
+    for (const r of release) r();
+    await expect(Promise.all(globex)).resolves.toEqual(['done', 'done']);
+    const outcomes = await Promise.all(flood);
+    expect(outcomes.filter((o) => o === 'OK')).toHaveLength(3);
+    expect(outcomes.filter((o) => o === ErrorCode.OVERLOADED)).toHaveLength(5);
+  });
+
+  it('lets the only tenant of a single-tenant server use the whole bulkhead', async () => {
+    const release: (() => void)[] = [];
+    const inner = new ScriptedInvoker({ 'x/solo': () => new Promise((resolve) => release.push(() => resolve('done'))) });
+    const invoker = new ResilientToolInvoker(inner, catalog({ 'x/solo': { maxConcurrency: 4, timeoutMs: 5000 } }, 1), options());
+    const calls = Array.from({ length: 4 }, () => invoker.invoke(as('local', 'x/solo')));
+    await sleep(5);
+    expect(inner.callsOf('x/solo')).toBe(4);
+    for (const r of release) r();
+    await expect(Promise.all(calls)).resolves.toEqual(Array(4).fill('done'));
   });
 });
 

@@ -30,34 +30,81 @@ import { DEFAULT_RESILIENCE_OPTIONS, type ResilienceOptions } from './resilience
 
 export type BreakerStateName = 'CLOSED' | 'OPEN' | 'HALF_OPEN';
 
-/** One tool version's breaker and load, for GraphQL and `/health/ready`. */
+type LastFailure = { code: ErrorCode; message: string; at: string } | null;
+
+/**
+ * One tool version as one tenant sees it, for GraphQL: its own breaker, failures and load, and the
+ * shared (tool-wide) state. Failure messages are the tenant's own, never another tenant's.
+ */
 export interface BreakerSnapshot {
   toolId: string;
   version: string;
+  /** What this tenant's calls get now: its own breaker's state, or OPEN while the shared breaker is open. */
   state: BreakerStateName;
-  /** Which verdict opens it now: consecutive failures (quiet tool) or failure ratio (busy tool). */
+  /** The tool-wide breaker: OPEN while enough tenants' own breakers are open (see ResilientToolInvoker). */
+  shared: 'OPEN' | 'CLOSED';
+  /** Which verdict opens this tenant's breaker now: consecutive failures (quiet tool) or failure ratio (busy tool). */
   mode: BreakerMode;
   consecutiveFailures: number;
-  /** Failed attempts since the policy was built. */
+  /** This tenant's failed attempts since the policy was built. */
   failures: number;
-  lastFailure: { code: ErrorCode; message: string; at: string } | null;
+  /** This tenant's last failure counted against the tool. */
+  lastFailure: LastFailure;
+  /** This tenant's calls in flight, and how many it may hold at once (its fair share). */
+  inFlight: number;
+  tenantLimit: number;
+  maxConcurrency: number;
+}
+
+/** One tool version across tenants, for operators and `/health/ready`: states and counts, no failure messages. */
+export interface SharedBreakerSnapshot {
+  toolId: string;
+  version: string;
+  /** OPEN refuses every tenant; it opens only while `openTenants` reaches TOOLGATE_BREAKER_MIN_TENANTS. */
+  state: 'OPEN' | 'CLOSED';
+  /** Tenants whose own breaker for this version is open now. */
+  openTenants: number;
+  /** Failed attempts of all tenants since the policy was built. */
+  failures: number;
   inFlight: number;
   maxConcurrency: number;
 }
 
-/** What the invoker needs of the catalog: a version's manifest (for its limits). CatalogService fits. */
-export type ToolManifestLookup = Pick<CatalogService, 'manifest'>;
+/** A breaker state change: `tenant` is null for the shared breaker. */
+export interface BreakerChange {
+  toolId: string;
+  version: string;
+  tenant: string | null;
+  state: BreakerStateName;
+}
+
+/**
+ * What the invoker needs of the catalog: a version's manifest (for its limits) and how many tenants
+ * the server serves (fair shares apply only with more than one). CatalogService fits.
+ */
+export type ToolManifestLookup = Pick<CatalogService, 'manifest'> & Partial<Pick<CatalogService, 'tenantCount'>>;
+
+/** One tenant's breaker and load on one tool version. */
+interface TenantPolicy {
+  tenant: string;
+  breaker: CircuitBreakerPolicy;
+  breakerModel: AdaptiveBreaker;
+  failures: number;
+  lastFailure: LastFailure;
+  /** When its breaker last opened (or re-opened after a failed probe); undefined while closed. */
+  openedAt: number | undefined;
+  inFlight: number;
+}
 
 interface ToolPolicy {
   toolId: string;
   version: string;
   limits: ToolLimits;
   bulkhead: BulkheadPolicy;
-  breaker: CircuitBreakerPolicy;
-  breakerModel: AdaptiveBreaker;
   timeout: TimeoutPolicy;
-  failures: number;
-  lastFailure: BreakerSnapshot['lastFailure'];
+  tenants: Map<string, TenantPolicy>;
+  /** The shared state last reported, to emit its changes once. */
+  sharedOpen: boolean;
 }
 
 const STATE_NAMES: Record<CircuitState, BreakerStateName> = {
@@ -72,6 +119,22 @@ const STATE_NAMES: Record<CircuitState, BreakerStateName> = {
  * bulkhead (maxConcurrency, excess rejected with OVERLOADED), then up to 1 + retries attempts, each
  * through the circuit breaker (CIRCUIT_OPEN without calling the tool) and a per-attempt timeout that
  * aborts the attempt's signal (TIMEOUT; an isolating inner invoker then stops the work).
+ *
+ * Tenancy — a tenant can only ever shut a tool off or starve it for itself:
+ * - Breakers are per (tool@version, tenant). Only failures of the tool or its upstream count
+ *   (`isToolFault`: TIMEOUT, TOOL_FAILED, UNAVAILABLE, INTERNAL); the caller's own errors
+ *   (INVALID_ARGUMENTS, FORBIDDEN, OUTPUT_TOO_LARGE, a tool's typed caller error) never do. A TIMEOUT
+ *   or TOOL_FAILED only one caller's input causes cannot be told apart from an outage by its code,
+ *   so it opens that tenant's breaker only.
+ * - The shared (tool-wide) breaker is derived, not counted: the version is refused to every tenant
+ *   (CIRCUIT_OPEN) while at least `breaker.minTenants` tenants' own breakers are open, each opened or
+ *   re-opened after a failed probe within `breaker.windowMs`. Tenants whose own breaker is open keep
+ *   probing through it, so the shared state lifts as soon as the tool serves them again (or when their
+ *   openings age out of the window). A failing health check stops a version for everyone separately
+ *   (HealthGatedToolInvoker).
+ * - Fair share: on a server with more than one tenant, a tenant may hold at most
+ *   max(1, ceil(maxConcurrency × tenantMaxShare)) of a version's slots; its excess is OVERLOADED at
+ *   once while another tenant's call still gets a slot. A single-tenant server uses the whole bulkhead.
  *
  * Retries happen only for transient failures (TIMEOUT, UNAVAILABLE, network, TOOL_FAILED marked
  * transient) and, for a tool that is not idempotent, only when the failure proves the call never
@@ -88,9 +151,9 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly shutdown = new AbortController();
   private closing = false;
-  private readonly changed = new Subject<BreakerSnapshot>();
-  /** Emits a version's snapshot whenever its breaker changes state. */
-  readonly breakerChanges$: Observable<BreakerSnapshot> = this.changed.asObservable();
+  private readonly changed = new Subject<BreakerChange>();
+  /** Emits whenever a tenant's breaker, or a version's shared state, changes. */
+  readonly breakerChanges$: Observable<BreakerChange> = this.changed.asObservable();
 
   constructor(
     private readonly inner: ToolInvoker,
@@ -117,14 +180,31 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
     return call;
   }
 
-  breakerState(toolId: string, version: string): BreakerSnapshot | undefined {
+  /** One version as `tenant` sees it (its own failures only); undefined before the version's first call. */
+  breakerState(toolId: string, version: string, tenant: string): BreakerSnapshot | undefined {
     const policy = this.policies.get(`${toolId}@${version}`);
-    return policy && this.snapshot(policy);
+    return policy && this.tenantSnapshot(policy, tenant);
   }
 
-  /** Every tool version called so far (policies are built on first call). */
-  states(): BreakerSnapshot[] {
-    return [...this.policies.values()].map((p) => this.snapshot(p));
+  /** Every tool version called so far (policies are built on first call), as `tenant` sees it. */
+  tenantStates(tenant: string): BreakerSnapshot[] {
+    return [...this.policies.values()].map((p) => this.tenantSnapshot(p, tenant));
+  }
+
+  /** Every tool version called so far across tenants: states and counts, no failure messages. */
+  states(): SharedBreakerSnapshot[] {
+    return [...this.policies.values()].map((policy) => {
+      const tenants = [...policy.tenants.values()];
+      return {
+        toolId: policy.toolId,
+        version: policy.version,
+        state: this.sharedOpen(policy) ? 'OPEN' : 'CLOSED',
+        openTenants: tenants.filter((t) => t.breaker.state !== CircuitState.Closed).length,
+        failures: tenants.reduce((sum, t) => sum + t.failures, 0),
+        inFlight: policy.limits.maxConcurrency - policy.bulkhead.executionSlots,
+        maxConcurrency: policy.limits.maxConcurrency,
+      };
+    });
   }
 
   /**
@@ -153,10 +233,21 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
 
   private async guarded(invocation: Invocation): Promise<unknown> {
     const policy = this.policyFor(invocation.toolId, invocation.version);
-    const { signal, dispose } = linkedSignal([invocation.signal, this.shutdown.signal]);
+    const tenant = this.tenantPolicy(policy, invocation.principal.tenant);
     const tool = `${policy.toolId}@${policy.version}`;
+    const limit = this.tenantLimit(policy);
+    if (tenant.inFlight >= limit) {
+      const error = new ToolgateError(
+        ErrorCode.OVERLOADED,
+        `${tool}: tenant ${tenant.tenant} already holds ${tenant.inFlight} of its ${policy.limits.maxConcurrency} concurrent calls, its fair share (TOOLGATE_TENANT_MAX_SHARE); call refused`,
+      );
+      await invocation.onAttempt?.({ attempt: invocation.attempt, outcome: 'FAILED', error: stepErrorOf(error), durationMs: 0 });
+      throw error;
+    }
+    const { signal, dispose } = linkedSignal([invocation.signal, this.shutdown.signal]);
+    tenant.inFlight++;
     try {
-      return await policy.bulkhead.execute(() => this.attempts(policy, invocation, signal), signal);
+      return await policy.bulkhead.execute(() => this.attempts(policy, tenant, invocation, signal), signal);
     } catch (raw) {
       if (!(raw instanceof BulkheadRejectedError) && !(raw instanceof TaskCancelledError)) throw raw;
       const error =
@@ -166,11 +257,12 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
       await invocation.onAttempt?.({ attempt: invocation.attempt, outcome: 'FAILED', error: stepErrorOf(error), durationMs: 0 });
       throw error;
     } finally {
+      tenant.inFlight--;
       dispose();
     }
   }
 
-  private async attempts(policy: ToolPolicy, invocation: Invocation, signal: AbortSignal): Promise<unknown> {
+  private async attempts(policy: ToolPolicy, tenant: TenantPolicy, invocation: Invocation, signal: AbortSignal): Promise<unknown> {
     const tool = `${policy.toolId}@${policy.version}`;
     const maxAttempts = 1 + policy.limits.retries;
     const backoffFactory = new ExponentialBackoff({ initialDelay: this.options.retry.baseDelayMs, maxDelay: this.options.retry.maxDelayMs, generator: decorrelatedJitterGenerator });
@@ -180,11 +272,11 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
       const started = performance.now();
       try {
         if (signal.aborted) throw this.cancelled(tool, signal);
-        const output = await this.attemptOnce(policy, { ...invocation, attempt }, signal);
+        const output = await this.attemptOnce(policy, tenant, { ...invocation, attempt }, signal);
         await invocation.onAttempt?.({ attempt, outcome: 'SUCCEEDED', durationMs: performance.now() - started });
         return output;
       } catch (raw) {
-        const error = this.typed(raw, policy, signal);
+        const error = this.typed(raw, policy, tenant, signal);
         await invocation.onAttempt?.({ attempt, outcome: 'FAILED', error: stepErrorOf(error), durationMs: performance.now() - started });
         if (tried + 1 >= maxAttempts || signal.aborted || !this.retryable(error, policy.limits)) throw error;
         backoff = backoff ? backoff.next(undefined) : backoffFactory.next();
@@ -199,15 +291,22 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
     }
   }
 
-  /** One try: breaker outside, timeout inside, so the breaker counts the attempt's typed outcome. */
-  private attemptOnce(policy: ToolPolicy, invocation: Invocation, signal: AbortSignal): Promise<unknown> {
-    return policy.breaker.execute(async () => {
+  /**
+   * One try: the shared state first (a tenant whose own breaker is closed is refused while the tool is
+   * failing for several tenants), then the tenant's breaker outside and the timeout inside, so the
+   * breaker counts the attempt's typed outcome.
+   */
+  private attemptOnce(policy: ToolPolicy, tenant: TenantPolicy, invocation: Invocation, signal: AbortSignal): Promise<unknown> {
+    if (tenant.breaker.state === CircuitState.Closed && this.sharedOpen(policy)) {
+      return Promise.reject(new ToolgateError(ErrorCode.CIRCUIT_OPEN, `${policy.toolId}@${policy.version} is failing for several tenants (shared circuit open); not called`));
+    }
+    return tenant.breaker.execute(async () => {
       try {
         // Start-up and waiting for a worker are bounded by the caller's signal, not the tool's timeout.
         await this.inner.prepare(invocation, signal);
         return await policy.timeout.execute(({ signal: attemptSignal }) => this.inner.invoke({ ...invocation, signal: attemptSignal, onAttempt: undefined }), signal);
       } catch (raw) {
-        throw this.typed(raw, policy, signal);
+        throw this.typed(raw, policy, tenant, signal);
       } finally {
         this.inner.release(invocation);
       }
@@ -220,12 +319,15 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
     return limits.idempotent || provesNotStarted(error);
   }
 
-  private typed(raw: unknown, policy: ToolPolicy, signal: AbortSignal): ToolgateError {
+  private typed(raw: unknown, policy: ToolPolicy, tenant: TenantPolicy, signal: AbortSignal): ToolgateError {
     const tool = `${policy.toolId}@${policy.version}`;
     if (ToolgateError.is(raw)) return raw;
     if (raw instanceof BrokenCircuitError || raw instanceof IsolatedCircuitError) {
-      const last = policy.lastFailure;
-      return new ToolgateError(ErrorCode.CIRCUIT_OPEN, `${tool} is failing (circuit open${last ? `; last failure ${last.code}: ${last.message}` : ''}); not called`, [], { cause: raw });
+      // The tenant's own last failure only: another tenant's messages never reach this caller.
+      const last = tenant.lastFailure;
+      return new ToolgateError(ErrorCode.CIRCUIT_OPEN, `${tool} is failing for tenant ${tenant.tenant} (circuit open${last ? `; last failure ${last.code}: ${last.message}` : ''}); not called`, [], {
+        cause: raw,
+      });
     }
     if (raw instanceof TaskCancelledError) {
       if (signal.aborted) return this.cancelled(tool, signal);
@@ -240,6 +342,29 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
     return ToolgateError.is(signal.reason) ? error : new ToolgateError(error.code, `call of ${tool}: ${error.message}`, [], { cause: signal.reason });
   }
 
+  /** Slots one tenant may hold: its fair share when the server serves several tenants, else the whole bulkhead. */
+  private tenantLimit(policy: ToolPolicy): number {
+    const max = policy.limits.maxConcurrency;
+    if ((this.manifests.tenantCount?.() ?? 1) <= 1) return max;
+    return Math.min(max, Math.max(1, Math.ceil(max * this.options.tenantMaxShare)));
+  }
+
+  /** Open for every tenant while enough tenants' own breakers opened recently (see the class comment). */
+  private sharedOpen(policy: ToolPolicy, now = Date.now()): boolean {
+    let open = 0;
+    for (const t of policy.tenants.values()) {
+      if (t.openedAt !== undefined && t.breaker.state !== CircuitState.Closed && now - t.openedAt <= this.options.breaker.windowMs) open++;
+    }
+    const shared = open >= this.options.breaker.minTenants;
+    if (shared !== policy.sharedOpen) {
+      policy.sharedOpen = shared;
+      const key = `${policy.toolId}@${policy.version}`;
+      this.logger[shared ? 'warn' : 'log']({ tool: key, state: shared ? 'OPEN' : 'CLOSED', openTenants: open }, 'shared circuit breaker changed state');
+      this.changed.next({ toolId: policy.toolId, version: policy.version, tenant: null, state: shared ? 'OPEN' : 'CLOSED' });
+    }
+    return shared;
+  }
+
   private policyFor(toolId: string, version: string): ToolPolicy {
     const key = `${toolId}@${version}`;
     const existing = this.policies.get(key);
@@ -247,43 +372,65 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
     const manifest = this.manifests.manifest(toolId, version);
     if (!manifest) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool ${key} is not loaded`);
     const { limits } = manifest;
-    const breakerModel = new AdaptiveBreaker(this.options.breaker);
     const policy: ToolPolicy = {
       toolId,
       version,
       limits,
       bulkhead: bulkhead(limits.maxConcurrency, this.options.bulkheadQueue),
-      breaker: circuitBreaker(handleWhen(isToolFault), { breaker: breakerModel, halfOpenAfter: this.options.breaker.halfOpenAfterMs }),
-      breakerModel,
       timeout: timeout(limits.timeoutMs, TimeoutStrategy.Aggressive),
-      failures: 0,
-      lastFailure: null,
+      tenants: new Map(),
+      sharedOpen: false,
     };
-    policy.breaker.onFailure(({ reason, handled }) => {
-      if (!handled || !('error' in reason)) return;
-      const error = toToolgateError(reason.error);
-      policy.failures++;
-      policy.lastFailure = { code: error.code, message: error.message, at: new Date().toISOString() };
-    });
-    policy.breaker.onStateChange((state) => {
-      const snapshot = this.snapshot(policy);
-      this.logger[state === CircuitState.Closed ? 'log' : 'warn']({ tool: key, state: STATE_NAMES[state], lastFailure: policy.lastFailure }, 'circuit breaker changed state');
-      this.changed.next(snapshot);
-    });
     this.policies.set(key, policy);
     return policy;
   }
 
-  private snapshot(policy: ToolPolicy): BreakerSnapshot {
+  private tenantPolicy(policy: ToolPolicy, tenant: string): TenantPolicy {
+    const existing = policy.tenants.get(tenant);
+    if (existing) return existing;
+    const breakerModel = new AdaptiveBreaker(this.options.breaker);
+    const state: TenantPolicy = {
+      tenant,
+      breaker: circuitBreaker(handleWhen(isToolFault), { breaker: breakerModel, halfOpenAfter: this.options.breaker.halfOpenAfterMs }),
+      breakerModel,
+      failures: 0,
+      lastFailure: null,
+      openedAt: undefined,
+      inFlight: 0,
+    };
+    const key = `${policy.toolId}@${policy.version}`;
+    state.breaker.onFailure(({ reason, handled }) => {
+      if (!handled || !('error' in reason)) return;
+      const error = toToolgateError(reason.error);
+      state.failures++;
+      state.lastFailure = { code: error.code, message: error.message, at: new Date().toISOString() };
+    });
+    state.breaker.onStateChange((next) => {
+      if (next === CircuitState.Open) state.openedAt = Date.now();
+      if (next === CircuitState.Closed) state.openedAt = undefined;
+      this.logger[next === CircuitState.Closed ? 'log' : 'warn']({ tool: key, tenant, state: STATE_NAMES[next], lastFailure: state.lastFailure }, 'circuit breaker changed state');
+      this.changed.next({ toolId: policy.toolId, version: policy.version, tenant, state: STATE_NAMES[next] });
+      this.sharedOpen(policy);
+    });
+    policy.tenants.set(tenant, state);
+    return state;
+  }
+
+  private tenantSnapshot(policy: ToolPolicy, tenant: string): BreakerSnapshot {
+    const own = policy.tenants.get(tenant);
+    const shared = this.sharedOpen(policy);
+    const ownState = own ? STATE_NAMES[own.breaker.state] : 'CLOSED';
     return {
       toolId: policy.toolId,
       version: policy.version,
-      state: STATE_NAMES[policy.breaker.state],
-      mode: policy.breakerModel.mode,
-      consecutiveFailures: policy.breakerModel.consecutiveFailures,
-      failures: policy.failures,
-      lastFailure: policy.lastFailure,
-      inFlight: policy.limits.maxConcurrency - policy.bulkhead.executionSlots,
+      state: ownState === 'CLOSED' && shared ? 'OPEN' : ownState,
+      shared: shared ? 'OPEN' : 'CLOSED',
+      mode: own?.breakerModel.mode ?? 'consecutive',
+      consecutiveFailures: own?.breakerModel.consecutiveFailures ?? 0,
+      failures: own?.failures ?? 0,
+      lastFailure: own?.lastFailure ?? null,
+      inFlight: own?.inFlight ?? 0,
+      tenantLimit: this.tenantLimit(policy),
       maxConcurrency: policy.limits.maxConcurrency,
     };
   }

@@ -12,6 +12,7 @@ export const LOCAL_ADMIN_ROLE: RoleDefinition = {
   name: 'toolgate:local-admin',
   description: 'Built-in: everything, for the local single-user mode (no API keys configured).',
   admin: true,
+  platformAdmin: true,
   grants: [{ tools: '**', actions: ['discover', 'execute'], maxRisk: 'destructive' }],
 };
 export const LOCAL_ADMIN: Principal = Object.freeze({ tenant: 'local', subject: 'local-admin', roles: [LOCAL_ADMIN_ROLE.name] });
@@ -25,23 +26,25 @@ interface CompiledGrant {
 }
 interface CompiledPolicies {
   set: PolicySet;
-  roles: Map<string, { admin: boolean; grants: CompiledGrant[] }>;
+  roles: Map<string, { admin: boolean; platformAdmin: boolean; grants: CompiledGrant[] }>;
   keys: Map<string, Principal>;
+  tenants: ReadonlySet<string>;
 }
 
 const riskRank = (risk: Risk): number => RISK_ORDER.indexOf(risk);
 
 function compile(set: PolicySet): CompiledPolicies {
-  const roles = new Map<string, { admin: boolean; grants: CompiledGrant[] }>();
+  const roles = new Map<string, { admin: boolean; platformAdmin: boolean; grants: CompiledGrant[] }>();
   const all = set.apiKeys.length === 0 ? [...set.roles, LOCAL_ADMIN_ROLE] : set.roles;
   for (const role of all) {
     roles.set(role.name, {
-      admin: role.admin,
+      admin: role.admin || role.platformAdmin,
+      platformAdmin: role.platformAdmin,
       grants: role.grants.map((g) => ({ glob: g.tools, matches: compileToolGlob(g.tools), actions: new Set(g.actions), maxRisk: g.maxRisk, maxRiskRank: riskRank(g.maxRisk) })),
     });
   }
   const keys = new Map(set.apiKeys.map((k) => [k.keySha256, Object.freeze({ tenant: k.tenant, subject: k.subject, roles: [...k.roles] })]));
-  return { set, roles, keys };
+  return { set, roles, keys, tenants: new Set(set.apiKeys.map((k) => k.tenant)) };
 }
 
 /**
@@ -64,6 +67,11 @@ export class AccessPolicyService {
   /** True when no API keys are configured: every request acts as the local admin. */
   get localMode(): boolean {
     return this.policies.keys.size === 0;
+  }
+
+  /** Tenants the API keys name (1 in local mode): fair shares between tenants apply only with more than one. */
+  get tenantCount(): number {
+    return Math.max(1, this.policies.tenants.size);
   }
 
   get current(): PolicySet {
@@ -112,12 +120,24 @@ export class AccessPolicyService {
     return this.grantsOf(principal).some((g) => g.actions.has(action) && rank <= g.maxRiskRank && g.matches(toolId));
   }
 
+  /** A tenant admin (or a platform admin): its changes apply to its own tenant. */
   isAdmin(principal: Principal): boolean {
     return principal.roles.some((name) => this.policies.roles.get(name)?.admin === true);
   }
 
+  /** May make changes that affect every tenant; the keyless local admin is one. */
+  isPlatformAdmin(principal: Principal): boolean {
+    return principal.roles.some((name) => this.policies.roles.get(name)?.platformAdmin === true);
+  }
+
   assertAdmin(principal: Principal, what: string): void {
-    if (!this.isAdmin(principal)) throw new ToolgateError(ErrorCode.FORBIDDEN, `${what} needs an admin role`);
+    if (!this.isAdmin(principal)) throw new ToolgateError(ErrorCode.FORBIDDEN, `${what} needs an admin role (admin: true)`);
+  }
+
+  assertPlatformAdmin(principal: Principal, what: string): void {
+    if (!this.isPlatformAdmin(principal)) {
+      throw new ToolgateError(ErrorCode.FORBIDDEN, `${what} affects every tenant and needs a platform admin role (platformAdmin: true); a tenant admin (admin: true) may not`);
+    }
   }
 
   /** The discover grants of a principal as filter clauses for an index (empty = sees nothing). */

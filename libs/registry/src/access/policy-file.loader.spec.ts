@@ -23,7 +23,14 @@ describe('parsePolicyDocument', () => {
   it('stores only key hashes and fills defaults', () => {
     const set = parsePolicyDocument(doc, 'test.yaml');
     expect(set.apiKeys).toEqual([{ keySha256: sha256('alice-key-0123456789'), label: 'alice-…', tenant: 'acme', subject: 'alice', roles: ['analyst'] }]);
-    expect(set.roles.find((r) => r.name === 'ops')).toEqual({ name: 'ops', description: null, admin: true, grants: [{ tools: '**', actions: ['discover'], maxRisk: 'read' }] });
+    expect(set.roles.find((r) => r.name === 'ops')).toEqual({ name: 'ops', description: null, admin: true, platformAdmin: false, grants: [{ tools: '**', actions: ['discover'], maxRisk: 'read' }] });
+  });
+
+  it('reads platformAdmin, which implies admin, and names a mistyped flag', () => {
+    const set = parsePolicyDocument({ ...doc, roles: { ...doc.roles, platform: { platformAdmin: true } } }, 'test.yaml');
+    expect(set.roles.find((r) => r.name === 'platform')).toMatchObject({ admin: true, platformAdmin: true });
+    expect(set.roles.find((r) => r.name === 'analyst')).toMatchObject({ admin: false, platformAdmin: false });
+    expect(invalid({ roles: { x: { platformAdmin: 'yes' } } })).toEqual([{ path: '/roles/x/platformAdmin', message: expect.any(String) }]);
   });
 
   it('names an unknown role', () => {

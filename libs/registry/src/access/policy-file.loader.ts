@@ -19,7 +19,10 @@ const grantSchema = z.strictObject({
 
 const roleSchema = z.strictObject({
   description: z.string().max(500).optional(),
+  /** Tenant admin: its changes (tool version states) apply to its own tenant only. */
   admin: z.boolean().default(false),
+  /** Platform admin: changes that affect every tenant (reloads, approvals, platform-wide version states). */
+  platformAdmin: z.boolean().default(false),
   grants: z.array(grantSchema).default([]),
 });
 
@@ -87,7 +90,13 @@ export function parsePolicyDocument(raw: unknown, source: string, env: NodeJS.Pr
 
   return {
     source,
-    roles: Object.entries(roles).map(([name, role]) => ({ name, description: role.description ?? null, admin: role.admin, grants: role.grants })),
+    roles: Object.entries(roles).map(([name, role]) => ({
+      name,
+      description: role.description ?? null,
+      admin: role.admin || role.platformAdmin,
+      platformAdmin: role.platformAdmin,
+      grants: role.grants,
+    })),
     apiKeys: apiKeys.map((key) => ({
       keySha256: key.keySha256 ?? sha256(key.key as string),
       label: key.key ? `${key.key.slice(0, 6)}…` : `sha256:${(key.keySha256 as string).slice(0, 8)}…`,

@@ -13,8 +13,10 @@ export interface Grant {
 export interface RoleDefinition {
   name: string;
   description: string | null;
-  /** May reload plugins and policies and change tool version states. */
+  /** Tenant admin: may change tool version states for its own tenant, list plugins, and act on its tenant's runs. */
   admin: boolean;
+  /** Platform admin (implies admin): may make changes that affect every tenant (reloadPlugins, reloadPolicies, approveToolVersion, platform-wide version states). */
+  platformAdmin: boolean;
   grants: Grant[];
 }
 

@@ -9,12 +9,13 @@ import type { Principal } from '../access/policy.types';
 import { scanDescriptor } from '../integrity/descriptor.scanner';
 import type { IntegrityFinding } from '../integrity/integrity.types';
 import { PluginEntity, PluginStatus } from '../persistence/plugin.entity';
+import { TenantToolStateEntity } from '../persistence/tenant-tool-state.entity';
 import { ToolVersionEntity, ToolVersionState } from '../persistence/tool-version.entity';
 import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../registry.module-definition';
 import type { LoadedPlugin, PluginLoadResult } from '../sources/npm/plugin.loader';
 import type { ToolSource } from '../sources/tool-source.port';
 import { TOOL_SOURCE_LIST } from '../sources/tool-sources.list';
-import type { CatalogFilter, PluginLoadReport, PluginView, ToolVersionView, ToolView } from './catalog.types';
+import type { CatalogFilter, PluginLoadReport, PluginView, ToolVersionView, ToolView, VersionStateScope } from './catalog.types';
 
 const tracer = trace.getTracer('toolgate.registry');
 const versionKey = (toolId: string, version: string) => `${toolId}@${version}`;
@@ -27,6 +28,18 @@ const clip = (reason: string) => (reason.length <= MAX_REASON ? reason : `${reas
 function findingsSummary(findings: IntegrityFinding[]): string {
   const rules = [...new Set(findings.map((f) => f.rule))];
   return `${findings.length} integrity finding${findings.length === 1 ? '' : 's'} (${rules.slice(0, 3).join(', ')}${rules.length > 3 ? ', …' : ''})`;
+}
+
+/** The highest loaded ACTIVE version: what a call without `@version` gets. */
+const activeOf = (versions: ToolVersionView[]) => versions.find((v) => v.state === ToolVersionState.ACTIVE && v.loaded) ?? null;
+
+/**
+ * A tenant's state over the platform's: the platform's DISABLED (including a descriptor awaiting
+ * approval) and QUARANTINED always win; otherwise the tenant admin's choice, if any.
+ */
+function effectiveVersion(platform: ToolVersionView, tenant: string, own: TenantToolStateEntity | undefined): ToolVersionView {
+  if (!own || own.state === platform.state || platform.state === ToolVersionState.DISABLED || platform.state === ToolVersionState.QUARANTINED) return platform;
+  return { ...platform, state: own.state, stateReason: `${own.state} for tenant ${tenant} (set by ${own.setBy}; platform-wide ${platform.state})` };
 }
 
 /** JSON columns (descriptors) are written whole, which TypeORM's deep-partial update type cannot express. */
@@ -46,6 +59,11 @@ interface Registration {
 /**
  * The tool catalog: which tools and versions exist, their state and pinned descriptor, and the loaded
  * code of each version. Reads are served from an in-memory snapshot refreshed after every write.
+ *
+ * Version states have two layers: the platform's rollout state (set by platform admins, the integrity
+ * scan and loads) and, over it, each tenant's own (set by that tenant's admins; see effectiveVersion).
+ * Everything a principal reads or resolves is its tenant's view; the index and health checks follow
+ * the platform's active versions.
  */
 @Injectable()
 export class CatalogService {
@@ -53,6 +71,8 @@ export class CatalogService {
   private readonly manifests = new Map<string, ToolManifest>();
   private readonly held = new Map<string, HeldManifest>();
   private tools = new Map<string, ToolView>();
+  /** Per tenant, the tools whose view its own version states change (others are the platform's view). */
+  private tenantTools = new Map<string, Map<string, ToolView>>();
   private plugins: PluginView[] = [];
   private readonly changed = new Subject<void>();
   /** Emits after every change of tools, versions, states or usage examples. */
@@ -104,7 +124,7 @@ export class CatalogService {
 
   listTools(principal: Principal, filter: CatalogFilter = {}): ToolView[] {
     const includeInactive = filter.includeInactive === true && this.access.isAdmin(principal);
-    return [...this.tools.values()].filter(
+    return this.viewsFor(principal.tenant).filter(
       (tool) =>
         (includeInactive || tool.active !== null) &&
         (!filter.namespace || tool.namespace === filter.namespace) &&
@@ -126,10 +146,10 @@ export class CatalogService {
     const parsed = parseToolRef(ref);
     let tool: ToolView | undefined;
     if (parsed.namespace) {
-      tool = this.tools.get(formatToolId(parsed.namespace, parsed.name));
+      tool = this.toolFor(formatToolId(parsed.namespace, parsed.name), principal.tenant);
       if (tool && !this.visible(principal, tool)) tool = undefined;
     } else {
-      const matches = [...this.tools.values()].filter((t) => t.name === parsed.name && this.visible(principal, t));
+      const matches = this.viewsFor(principal.tenant).filter((t) => t.name === parsed.name && this.visible(principal, t));
       if (matches.length > 1) {
         throw new ToolgateError(ErrorCode.AMBIGUOUS_TOOL, `"${parsed.name}" names ${matches.length} tools: ${matches.map((t) => t.id).join(', ')}; use namespace/name`);
       }
@@ -163,13 +183,23 @@ export class CatalogService {
     return [...this.plugins];
   }
 
+  /** How many tenants the API keys name (1 in local mode), for fair shares between tenants. */
+  tenantCount(): number {
+    return this.access.tenantCount;
+  }
+
   /**
    * Operator action: ACTIVE, CANARY or DISABLED for one version. A version awaiting approval
    * (QUARANTINED, or a changed descriptor pending) is released only by `approveVersion`, which names
    * the hash approved; QUARANTINED is the integrity scan's to set.
+   *
+   * `tenant` scope (any admin) sets the state for the principal's tenant only; `platform` scope (a
+   * platform admin) sets the rollout state every tenant starts from. A tenant cannot enable a version
+   * the platform disabled. Returns the tool as the principal's tenant sees it.
    */
-  async setVersionState(principal: Principal, toolId: string, version: string, state: ToolVersionState): Promise<ToolView> {
-    this.access.assertAdmin(principal, 'changing a tool version state');
+  async setVersionState(principal: Principal, toolId: string, version: string, state: ToolVersionState, scope: VersionStateScope = 'tenant'): Promise<ToolView> {
+    if (scope === 'platform') this.access.assertPlatformAdmin(principal, 'changing a tool version state platform-wide');
+    else this.access.assertAdmin(principal, 'changing a tool version state');
     const repo = this.dataSource.getRepository(ToolVersionEntity);
     const row = await repo.findOneBy({ toolId, version });
     if (!row) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool ${toolId}@${version} not found`);
@@ -184,11 +214,30 @@ export class CatalogService {
         { path: '/state', message: `${row.state} until descriptor ${awaiting} is approved` },
       ]);
     }
-    // A pending descriptor keeps its reason: the version still awaits approval.
-    await repo.update({ id: row.id }, { state, stateReason: row.pendingDescriptorHash ? row.stateReason : null });
+    if (scope === 'tenant') {
+      await this.setTenantState(principal, row, state);
+    } else {
+      // A pending descriptor keeps its reason: the version still awaits approval.
+      await repo.update({ id: row.id }, { state, stateReason: row.pendingDescriptorHash ? row.stateReason : null });
+    }
     await this.refresh();
     this.changed.next();
-    return this.tools.get(toolId) as ToolView;
+    return this.toolFor(toolId, principal.tenant) as ToolView;
+  }
+
+  private async setTenantState(principal: Principal, row: ToolVersionEntity, state: ToolVersionState): Promise<void> {
+    if (row.state === ToolVersionState.DISABLED && state !== ToolVersionState.DISABLED) {
+      throw new ToolgateError(
+        ErrorCode.FORBIDDEN,
+        `${row.toolId}@${row.version} is disabled platform-wide: enabling it affects every tenant and needs a platform admin role (platformAdmin: true) with scope PLATFORM`,
+      );
+    }
+    const repo = this.dataSource.getRepository(TenantToolStateEntity);
+    const existing = await repo.findOneBy({ tenant: principal.tenant, toolId: row.toolId, version: row.version });
+    const setBy = `${principal.tenant}/${principal.subject}`;
+    if (existing) await repo.update({ id: existing.id }, { state, setBy, updatedAt: Date.now() });
+    else await repo.insert(repo.create({ tenant: principal.tenant, toolId: row.toolId, version: row.version, state, setBy, updatedAt: Date.now() }));
+    this.logger.log({ tool: versionKey(row.toolId, row.version), tenant: principal.tenant, state, by: setBy }, 'tool version state set for one tenant');
   }
 
   /**
@@ -198,7 +247,7 @@ export class CatalogService {
    * loaded code run. Releases a QUARANTINED version; the findings stay on record.
    */
   async approveVersion(principal: Principal, toolId: string, version: string, descriptorHash: string): Promise<ToolView> {
-    this.access.assertAdmin(principal, 'approving a tool version');
+    this.access.assertPlatformAdmin(principal, 'approving a tool version');
     if (!HASH_PATTERN.test(descriptorHash)) {
       throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'descriptorHash must be a sha256 in lowercase hex', [{ path: '/descriptorHash', message: 'must be 64 lowercase hex digits' }]);
     }
@@ -231,12 +280,22 @@ export class CatalogService {
     this.logger.log({ tool: key, descriptorHash, by: approved.approvedBy }, 'tool version approved');
     await this.refresh();
     this.changed.next();
-    return this.tools.get(toolId) as ToolView;
+    return this.toolFor(toolId, principal.tenant) as ToolView;
   }
 
   /** Tells subscribers (the index sync) that something they derive from the catalog changed, e.g. a tool's usage examples. */
   notifyChanged(): void {
     this.changed.next();
+  }
+
+  /** One tool as a tenant sees it: the platform's view unless the tenant set its own version states. */
+  private toolFor(toolId: string, tenant: string): ToolView | undefined {
+    return this.tenantTools.get(tenant)?.get(toolId) ?? this.tools.get(toolId);
+  }
+
+  private viewsFor(tenant: string): ToolView[] {
+    const own = this.tenantTools.get(tenant);
+    return [...this.tools.values()].map((tool) => own?.get(tool.id) ?? tool);
   }
 
   private visible(principal: Principal, tool: ToolView): boolean {
@@ -407,9 +466,21 @@ export class CatalogService {
     }
     for (const tool of tools.values()) {
       tool.versions.sort(newestFirst);
-      tool.active = tool.versions.find((v) => v.state === ToolVersionState.ACTIVE && v.loaded) ?? null;
+      tool.active = activeOf(tool.versions);
     }
     this.tools = new Map([...tools.entries()].sort(([a], [b]) => a.localeCompare(b)));
+    const tenantTools = new Map<string, Map<string, ToolView>>();
+    const own = new Map<string, TenantToolStateEntity>();
+    for (const state of await this.dataSource.getRepository(TenantToolStateEntity).find()) own.set(`${state.tenant} ${versionKey(state.toolId, state.version)}`, state);
+    for (const state of own.values()) {
+      const platform = this.tools.get(state.toolId);
+      const views = tenantTools.get(state.tenant) ?? new Map<string, ToolView>();
+      tenantTools.set(state.tenant, views);
+      if (!platform || views.has(platform.id)) continue;
+      const versions = platform.versions.map((v) => effectiveVersion(v, state.tenant, own.get(`${state.tenant} ${versionKey(v.toolId, v.version)}`)));
+      views.set(platform.id, { ...platform, versions, active: activeOf(versions) });
+    }
+    this.tenantTools = tenantTools;
     const plugins = await this.dataSource.getRepository(PluginEntity).find({ order: { packageName: 'ASC' } });
     this.plugins = plugins.sort((a, b) => a.packageName.localeCompare(b.packageName) || semver.compare(a.version, b.version)).map(({ id: _id, createdAt: _c, ...p }) => p);
   }

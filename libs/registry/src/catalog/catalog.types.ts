@@ -47,6 +47,9 @@ export interface PluginView {
   updatedAt: Date;
 }
 
+/** Whom a version state change applies to: the admin's own tenant, or every tenant (a platform admin). */
+export type VersionStateScope = 'tenant' | 'platform';
+
 export interface CatalogFilter {
   namespace?: string;
   category?: string;

@@ -13,6 +13,7 @@ import { ToolIntegrity1796262000000 } from './migrations/1796262000000-tool-inte
 import { EmbeddingCache1796348400000 } from './migrations/1796348400000-embedding-cache.migration';
 import { RunRecovery1796434800000 } from './migrations/1796434800000-run-recovery.migration';
 import { TenantScopedLearning1796900000000 } from './migrations/1796900000000-tenant-scoped-learning.migration';
+import { TenantToolState1796950000000 } from './migrations/1796950000000-tenant-tool-state.migration';
 import { PlanningSessionEntity } from './planning-session.entity';
 import { PluginEntity } from './plugin.entity';
 import { RoleEntity } from './role.entity';
@@ -20,6 +21,7 @@ import { RunEntity } from './run.entity';
 import { RunEventEntity } from './run-event.entity';
 import { RunStepEntity } from './run-step.entity';
 import { StepAttemptEntity } from './step-attempt.entity';
+import { TenantToolStateEntity } from './tenant-tool-state.entity';
 import { ToolUsageExampleEntity } from './tool-usage-example.entity';
 import { ToolVersionEntity } from './tool-version.entity';
 
@@ -36,6 +38,7 @@ export const REGISTRY_ENTITIES = [
   StepAttemptEntity,
   RunEventEntity,
   ApprovalEntity,
+  TenantToolStateEntity,
 ];
 export const REGISTRY_MIGRATIONS = [
   InitialCatalog1764460800000,
@@ -46,6 +49,7 @@ export const REGISTRY_MIGRATIONS = [
   EmbeddingCache1796348400000,
   RunRecovery1796434800000,
   TenantScopedLearning1796900000000,
+  TenantToolState1796950000000,
 ];
 
 /** Binary columns are named per driver (`blob`, `bytea`), so the embedding cache has one entity each. */

@@ -15,4 +15,8 @@ export class RoleEntity {
 
   @Column({ type: 'simple-json' })
   grants!: Grant[];
+
+  /** Implies admin; see RoleDefinition. */
+  @Column({ name: 'platform_admin', type: 'boolean', default: false })
+  platformAdmin!: boolean;
 }
