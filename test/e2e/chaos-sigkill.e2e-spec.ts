@@ -58,7 +58,7 @@ interface ListedRun {
 }
 
 const listRuns = async (url: string) =>
-  (await graphql<{ runs: ListedRun[] }>(url, `{ runs(filter: { limit: 500 }) { id status reason steps { id status error { code } } } }`, { key: KEYS.acmeAdmin })).data?.runs ?? [];
+  (await graphql<{ runs: ListedRun[] }>(url, `{ runs(filter: { limit: 100 }) { id status reason steps { id status error { code } } } }`, { key: KEYS.acmeAdmin })).data?.runs ?? [];
 
 /** The server's pid, from its own log lines (pino writes it on each). */
 function pidOf(server: TwoTenantServer): number {

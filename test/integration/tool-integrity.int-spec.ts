@@ -240,8 +240,8 @@ describe('the integrity scan on real tool descriptions', () => {
   const flagged = (items: Array<{ id: string; descriptor: unknown }>) => items.flatMap(({ id, descriptor }) => scanDescriptor(descriptor).map((f) => `${id}${f.path} ${f.rule}`));
 
   it('finds nothing in the bundled plugins', async () => {
-    const tools = (await discoverPluginPackages([resolve(__dirname, '../../plugins')])).flatMap((discovered) => {
-      const loaded = loadPlugin(discovered);
+    const packages = await Promise.all((await discoverPluginPackages([resolve(__dirname, '../../plugins')])).map((discovered) => loadPlugin(discovered)));
+    const tools = packages.flatMap((loaded) => {
       if (!loaded.ok) throw loaded.error;
       return loaded.tools.map((m) => ({ id: `${loaded.namespace}/${m.name}`, descriptor: toDescriptor(m) }));
     });

@@ -122,8 +122,8 @@ describe('runtime tenancy: breakers, fair shares, tenant admins and failure deta
   });
 
   it("acme flooding a slow tool's concurrency cannot take every slot: globex's call still runs meanwhile", async () => {
-    const flood = Array.from({ length: 6 }, (_, i) => one(KEYS.acmeAnalyst, 'queue/wait', { depth: 6000 + i }));
-    // Wait until the flood holds slots: acme's refused calls answer at once, its admitted ones are still waiting in line.
+    const flood = Array.from({ length: 6 }, (_, i) => one(KEYS.acmeAnalyst, 'queue/wait', { depth: 3000 + i }));
+    // Wait until the flood holds acme's share; the rest of acme's calls wait for acme's own slots.
     for (let i = 0; i < 100; i++) {
       const acme = await healthOf(KEYS.acmeAdmin, 'queue/wait');
       if ((acme.row?.breaker?.inFlight ?? 0) >= 2) break;
@@ -131,9 +131,9 @@ describe('runtime tenancy: breakers, fair shares, tenant admins and failure deta
     }
     const globex = await one(KEYS.globexAnalyst, 'queue/wait', { depth: 5 });
     expect(globex).toMatchObject({ status: 'SUCCEEDED', output: { answer: 10 } });
+    // acme only slowed itself: every one of its calls ran, in turn.
     const outcomes = (await Promise.all(flood)).map((s) => s.error?.code ?? s.status);
-    expect(outcomes).toContain('OVERLOADED');
-    expect(outcomes.filter((o) => o === 'SUCCEEDED').length).toBeGreaterThan(0);
+    expect(outcomes).toEqual(Array(6).fill('SUCCEEDED'));
   });
 
   it("acme's admin disabling a version disables it for acme only: globex still runs it", async () => {

@@ -3,6 +3,7 @@ import { delimiter, resolve } from 'node:path';
 import { z } from 'zod';
 import { ToolVersionState } from './persistence/tool-version.entity';
 import type { RegistryModuleOptions } from './registry.module-definition';
+import { DEFAULT_IMPORT_LIMITS } from './sources/npm/plugin.importer';
 
 /** Environment the registry reads; validated once at boot by the gateway. */
 export const registryEnvSchema = z.object({
@@ -20,6 +21,10 @@ export const registryEnvSchema = z.object({
     .min(1024)
     .max(16 * 1024 * 1024)
     .default(64 * 1024),
+  /** How long importing one plugin package (in a process of its own) may take before it is PLUGIN_INVALID. */
+  TOOLGATE_PLUGIN_IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Heap of a plugin's import process; a package that allocates past it at import is PLUGIN_INVALID. */
+  TOOLGATE_PLUGIN_IMPORT_HEAP_MB: z.coerce.number().int().min(16).max(16_384).default(256),
   TOOLGATE_SESSION_TTL_HOURS: z.coerce
     .number()
     .min(0.01)
@@ -44,5 +49,6 @@ export function registryOptionsFromEnv(env: RegistryEnv, cwd = process.cwd()): R
     policyFile,
     newVersionState: env.TOOLGATE_NEW_VERSION_STATE,
     sessions: { maxBytes: env.TOOLGATE_SESSION_MAX_BYTES, ttlMs: env.TOOLGATE_SESSION_TTL_HOURS * 3600 * 1000 },
+    pluginImport: { ...DEFAULT_IMPORT_LIMITS, timeoutMs: env.TOOLGATE_PLUGIN_IMPORT_TIMEOUT_MS, heapMb: env.TOOLGATE_PLUGIN_IMPORT_HEAP_MB },
   };
 }

@@ -1,5 +1,6 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { ToolVersionState } from './persistence/tool-version.entity';
+import type { ImportLimits } from './sources/npm/plugin.importer';
 
 export type DatabaseOptions = { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
 
@@ -13,6 +14,8 @@ export interface RegistryModuleOptions {
   newVersionState: ToolVersionState;
   /** Conversation state bounds; defaults: 64 KiB per session, forgotten after 7 idle days. */
   sessions?: { maxBytes: number; ttlMs: number };
+  /** Bounds on importing one plugin package (its own process); defaults: 10 s, 256 MB heap, 8 MiB of manifests. */
+  pluginImport?: ImportLimits;
 }
 
 export const {

@@ -49,7 +49,8 @@ export async function openTenantRoot(ctx: ToolContext): Promise<FileHandle> {
   if (!tenant) throw new ToolgateError(ErrorCode.TOOL_FAILED, 'the call has no tenant to scope the sandbox to');
   const folder = encodeURIComponent(tenant).replace(/^\.{1,2}$/, (dots) => '%2E'.repeat(dots.length));
   const dir = path.join(sandboxRoot(), folder);
-  await mkdir(dir, { recursive: true });
+  // Only when missing: the read-only tools' workers may not write, not even an existing folder's mkdir.
+  if (!existsSync(dir)) await mkdir(dir, { recursive: true });
   return open(await realpath(dir), FOLDER);
 }
 

@@ -1,4 +1,4 @@
-import type { CatalogService } from '@toolgate/registry';
+import { type TrustedCodeLookup, TrustedPluginCode } from '../runtime/trusted-plugin.code';
 
 export interface HealthVerdict {
   healthy: boolean;
@@ -12,12 +12,15 @@ export abstract class ToolHealthProbe {
 
 /** Runs health checks in the server's own thread; IsolatedToolInvoker is the probe that runs them in the plugin's workers. */
 export class InProcessHealthProbe extends ToolHealthProbe {
-  constructor(private readonly catalog: Pick<CatalogService, 'manifest'>) {
+  private readonly code: TrustedPluginCode;
+
+  constructor(catalog: TrustedCodeLookup) {
     super();
+    this.code = new TrustedPluginCode(catalog);
   }
 
   async check(toolId: string, version: string, signal: AbortSignal): Promise<HealthVerdict | undefined> {
-    const manifest = this.catalog.manifest(toolId, version);
+    const manifest = this.code.manifest(toolId, version);
     if (!manifest?.healthCheck) return undefined;
     const verdict = await manifest.healthCheck(signal);
     return typeof verdict === 'boolean' ? { healthy: verdict } : { healthy: verdict.healthy === true, ...(verdict.detail ? { detail: verdict.detail } : {}) };

@@ -43,15 +43,16 @@ function loadPaths(dir: string): string[] {
   return [...paths];
 }
 
-function profileOf(manifest: ToolManifest, dir: string, entry: string, declaredEnv: readonly string[]): WorkerProfile {
+function profileOf(manifest: ToolManifest, dir: string, entry: string, declared: { env?: string[]; addons?: boolean }): WorkerProfile {
   const scopes = manifest.permissions.scopes;
-  const env = Object.fromEntries([...BASE_ENV, ...declaredEnv].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])));
+  const env = Object.fromEntries([...BASE_ENV, ...(declared.env ?? [])].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])));
   return {
     entry,
     env,
     readPaths: scopes.includes('fs:read') || scopes.includes('fs:write') ? ['*'] : loadPaths(dir),
     write: scopes.includes('fs:write'),
     spawn: scopes.some((scope) => scope.startsWith('proc:')),
+    addons: declared.addons === true,
   };
 }
 
@@ -186,7 +187,7 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     if (this.closed) throw new ToolgateError(ErrorCode.UNAVAILABLE, 'the executor is shutting down');
     const { profile } = tool;
     const generation = this.generations.get(tool.entry) ?? 0;
-    const key = JSON.stringify([tool.entry, tenant, profile.readPaths.includes('*'), profile.write, profile.spawn, generation]);
+    const key = JSON.stringify([tool.entry, tenant, profile.readPaths.includes('*'), profile.write, profile.spawn, profile.addons, generation]);
     let held = this.pools.get(key);
     if (!held) {
       const spares = this.sparesFor(tool);
@@ -202,7 +203,7 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
   /** One set of spares per package, profile and code generation: what a spare may do is fixed at its start. */
   private sparesFor(tool: LocatedTool): SpareWorkers {
     const generation = this.generations.get(tool.entry) ?? 0;
-    const key = JSON.stringify([tool.entry, tool.profile.readPaths.includes('*'), tool.profile.write, tool.profile.spawn, generation]);
+    const key = JSON.stringify([tool.entry, tool.profile.readPaths.includes('*'), tool.profile.write, tool.profile.spawn, tool.profile.addons, generation]);
     let held = this.spares.get(key);
     if (!held) {
       held = { spares: new SpareWorkers(tool.profile, this.options), entry: tool.entry, generation };
@@ -247,13 +248,13 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     if (!manifest || !dir) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool ${key} is not loaded`);
     const cached = this.located.get(key);
     if (cached?.manifest === manifest) return cached;
-    const packageJson = JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { toolgate?: { tools?: string; env?: string[] } };
+    const packageJson = JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { toolgate?: { tools?: string; env?: string[]; addons?: boolean } };
     const entry = resolve(dir, packageJson.toolgate?.tools ?? '');
     const inside = relative(dir, entry);
     if (!packageJson.toolgate?.tools || inside.startsWith('..') || isAbsolute(inside)) {
       throw new ToolgateError(ErrorCode.PLUGIN_INVALID, `${key}: package.json in ${dir} no longer names a tools entry inside the package`);
     }
-    const located: LocatedTool = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest), profile: profileOf(manifest, dir, entry, packageJson.toolgate.env ?? []) };
+    const located: LocatedTool = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest), profile: profileOf(manifest, dir, entry, packageJson.toolgate) };
     if (cached && cached.hash !== located.hash) this.retire(entry);
     this.located.set(key, located);
     return located;

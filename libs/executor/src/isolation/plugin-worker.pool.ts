@@ -39,6 +39,8 @@ export interface WorkerProfile {
   write: boolean;
   /** `proc:*` tools may start processes; others may not (child_process, worker_threads, process.binding alike). */
   spawn: boolean;
+  /** The package declared `toolgate.addons`: native addons may load (native code is beyond the permission model). */
+  addons: boolean;
 }
 
 /** Where a call's logs and span updates go in the host. */
@@ -118,6 +120,7 @@ export function workerArguments(profile: WorkerProfile, options: IsolationOption
     ...profile.readPaths.map((path) => `--allow-fs-read=${path}`),
     ...(profile.write ? ['--allow-fs-write=*'] : []),
     ...(profile.spawn ? ['--allow-child-process', '--allow-worker'] : []),
+    ...(profile.addons ? ['--allow-addons'] : []),
     `--max-old-space-size=${options.heapMb}`,
     `--max-semi-space-size=${Math.min(64, Math.max(1, Math.floor(options.heapMb / 16)))}`,
     '-e',

@@ -20,6 +20,8 @@ export const resilienceEnvSchema = z.object({
   TOOLGATE_BREAKER_MIN_TENANTS: int(1, 1000, 2),
   /** On a server with several tenants, the share (0..1] of a tool version's maxConcurrency one tenant may hold; its excess is OVERLOADED. */
   TOOLGATE_TENANT_MAX_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
+  /** Calls of one tenant that may wait for its fair share of a tool version; beyond them its excess is OVERLOADED. */
+  TOOLGATE_TENANT_QUEUE: int(0, 100_000, 64),
   /** First retry delay; later ones grow exponentially with decorrelated jitter up to the cap. */
   TOOLGATE_RETRY_BASE_MS: int(1, 60_000, 100),
   TOOLGATE_RETRY_MAX_MS: int(1, 300_000, 2_000),
@@ -58,6 +60,7 @@ export interface ResilienceOptions {
   breaker: { consecutiveFailures: number; halfOpenAfterMs: number; busyRps: number; failureRatio: number; windowMs: number; minTenants: number };
   /** Share of a version's maxConcurrency one tenant may hold when the server serves several tenants. */
   tenantMaxShare: number;
+  tenantQueue: number;
   retry: { baseDelayMs: number; maxDelayMs: number };
   bulkheadQueue: number;
   drainTimeoutMs: number;
@@ -98,6 +101,7 @@ export function resilienceOptionsFromEnv(env: ResilienceEnv): { isolation: 'work
         minTenants: env.TOOLGATE_BREAKER_MIN_TENANTS,
       },
       tenantMaxShare: env.TOOLGATE_TENANT_MAX_SHARE,
+      tenantQueue: env.TOOLGATE_TENANT_QUEUE,
       retry: { baseDelayMs: env.TOOLGATE_RETRY_BASE_MS, maxDelayMs: Math.max(env.TOOLGATE_RETRY_MAX_MS, env.TOOLGATE_RETRY_BASE_MS) },
       bulkheadQueue: env.TOOLGATE_BULKHEAD_QUEUE,
       drainTimeoutMs: env.TOOLGATE_DRAIN_TIMEOUT_MS,

@@ -313,23 +313,28 @@ describe('ResilientToolInvoker between tenants', () => {
     await expect(codeOf(invoker.invoke(as('initech', 'x/old')))).resolves.toBe(ErrorCode.UNAVAILABLE);
   });
 
-  it("holds one tenant to its fair share of a version's concurrency: its excess is OVERLOADED at once while another tenant's call gets a slot", async () => {
+  it("holds one tenant to its fair share of a version's concurrency: its excess waits for the tenant's own slots (OVERLOADED past its queue) while another tenant's call gets a slot at once", async () => {
     const release: (() => void)[] = [];
     const inner = new ScriptedInvoker({ 'x/slow': () => new Promise((resolve) => release.push(() => resolve('done'))) });
-    const invoker = new ResilientToolInvoker(inner, catalog({ 'x/slow': { maxConcurrency: 5, timeoutMs: 5000 } }, 2), options());
+    const invoker = new ResilientToolInvoker(inner, catalog({ 'x/slow': { maxConcurrency: 5, timeoutMs: 5000 } }, 2), { ...options(), tenantQueue: 2 });
     const flood = Array.from({ length: 8 }, () => codeOf(invoker.invoke(as('acme', 'x/slow'))));
-    // ceil(5 × 0.5) = 3 run; the other five are refused without waiting for a slot.
+    // ceil(5 × 0.5) = 3 run, two wait in acme's queue, the other three are refused.
     await sleep(5);
     expect(inner.callsOf('x/slow')).toBe(3);
     expect(invoker.breakerState('x/slow', '1.0.0', 'acme')).toMatchObject({ inFlight: 3, tenantLimit: 3, maxConcurrency: 5, failures: 0 });
     const globex = [invoker.invoke(as('globex', 'x/slow')), invoker.invoke(as('globex', 'x/slow'))];
     await sleep(5);
     expect(inner.callsOf('x/slow')).toBe(5);
-    for (const r of release) r();
+    // Each finished acme call hands its slot to acme's next waiting call.
+    for (let round = 0; round < 3; round++) {
+      for (const r of release.splice(0)) r();
+      await sleep(5);
+    }
+    expect(inner.callsOf('x/slow')).toBe(7);
     await expect(Promise.all(globex)).resolves.toEqual(['done', 'done']);
     const outcomes = await Promise.all(flood);
-    expect(outcomes.filter((o) => o === 'OK')).toHaveLength(3);
-    expect(outcomes.filter((o) => o === ErrorCode.OVERLOADED)).toHaveLength(5);
+    expect(outcomes.filter((o) => o === 'OK')).toHaveLength(5);
+    expect(outcomes.filter((o) => o === ErrorCode.OVERLOADED)).toHaveLength(3);
   });
 
   it('lets the only tenant of a single-tenant server use the whole bulkhead', async () => {

@@ -94,6 +94,8 @@ interface TenantPolicy {
   /** When its breaker last opened (or re-opened after a failed probe); undefined while closed. */
   openedAt: number | undefined;
   inFlight: number;
+  /** Calls of this tenant waiting for one of its own slots, first come first served. */
+  waiting: (() => void)[];
 }
 
 interface ToolPolicy {
@@ -133,8 +135,9 @@ const STATE_NAMES: Record<CircuitState, BreakerStateName> = {
  *   openings age out of the window). A failing health check stops a version for everyone separately
  *   (HealthGatedToolInvoker).
  * - Fair share: on a server with more than one tenant, a tenant may hold at most
- *   max(1, ceil(maxConcurrency × tenantMaxShare)) of a version's slots; its excess is OVERLOADED at
- *   once while another tenant's call still gets a slot. A single-tenant server uses the whole bulkhead.
+ *   max(1, ceil(maxConcurrency × tenantMaxShare)) of a version's slots; its excess waits for the
+ *   tenant's own slots (up to TOOLGATE_TENANT_QUEUE calls, bounded by the caller's deadline), so the
+ *   rest of the bulkhead stays free for other tenants. A single-tenant server uses the whole bulkhead.
  *
  * Retries happen only for transient failures (TIMEOUT, UNAVAILABLE, network, TOOL_FAILED marked
  * transient) and, for a tool that is not idempotent, only when the failure proves the call never
@@ -236,16 +239,14 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
     const tenant = this.tenantPolicy(policy, invocation.principal.tenant);
     const tool = `${policy.toolId}@${policy.version}`;
     const limit = this.tenantLimit(policy);
-    if (tenant.inFlight >= limit) {
-      const error = new ToolgateError(
-        ErrorCode.OVERLOADED,
-        `${tool}: tenant ${tenant.tenant} already holds ${tenant.inFlight} of its ${policy.limits.maxConcurrency} concurrent calls, its fair share (TOOLGATE_TENANT_MAX_SHARE); call refused`,
-      );
-      await invocation.onAttempt?.({ attempt: invocation.attempt, outcome: 'FAILED', error: stepErrorOf(error), durationMs: 0 });
+    const { signal, dispose } = linkedSignal([invocation.signal, this.shutdown.signal]);
+    try {
+      await this.tenantSlot(tenant, limit, policy.limits.maxConcurrency, tool, signal);
+    } catch (error) {
+      dispose();
+      await invocation.onAttempt?.({ attempt: invocation.attempt, outcome: 'FAILED', error: stepErrorOf(error as ToolgateError), durationMs: 0 });
       throw error;
     }
-    const { signal, dispose } = linkedSignal([invocation.signal, this.shutdown.signal]);
-    tenant.inFlight++;
     try {
       return await policy.bulkhead.execute(() => this.attempts(policy, tenant, invocation, signal), signal);
     } catch (raw) {
@@ -257,7 +258,10 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
       await invocation.onAttempt?.({ attempt: invocation.attempt, outcome: 'FAILED', error: stepErrorOf(error), durationMs: 0 });
       throw error;
     } finally {
-      tenant.inFlight--;
+      // The slot passes straight to the tenant's next waiting call, so no newcomer can slip in between.
+      const next = tenant.waiting.shift();
+      if (next) next();
+      else tenant.inFlight--;
       dispose();
     }
   }
@@ -342,6 +346,38 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
     return ToolgateError.is(signal.reason) ? error : new ToolgateError(error.code, `call of ${tool}: ${error.message}`, [], { cause: signal.reason });
   }
 
+  /**
+   * Takes one of the tenant's slots, waiting (bounded by the caller's signal) while the tenant holds
+   * its whole share: a tenant's excess slows only that tenant. Past TOOLGATE_TENANT_QUEUE waiting calls
+   * the excess is OVERLOADED.
+   */
+  private async tenantSlot(tenant: TenantPolicy, limit: number, maxConcurrency: number, tool: string, signal: AbortSignal): Promise<void> {
+    // A tenant entitled to the whole bulkhead meets the bulkhead's own rule (TOOLGATE_BULKHEAD_QUEUE) instead.
+    if (tenant.inFlight < limit || limit >= maxConcurrency) {
+      tenant.inFlight++;
+      return;
+    }
+    if (tenant.waiting.length >= this.options.tenantQueue) {
+      throw new ToolgateError(
+        ErrorCode.OVERLOADED,
+        `${tool}: tenant ${tenant.tenant} holds its fair share (${limit}, TOOLGATE_TENANT_MAX_SHARE) and ${tenant.waiting.length} more calls wait (TOOLGATE_TENANT_QUEUE); call refused`,
+      );
+    }
+    await new Promise<void>((resolve, reject) => {
+      const granted = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        tenant.waiting.splice(tenant.waiting.indexOf(granted), 1);
+        reject(this.cancelled(tool, signal));
+      };
+      if (signal.aborted) return reject(this.cancelled(tool, signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      tenant.waiting.push(granted);
+    });
+  }
+
   /** Slots one tenant may hold: its fair share when the server serves several tenants, else the whole bulkhead. */
   private tenantLimit(policy: ToolPolicy): number {
     const max = policy.limits.maxConcurrency;
@@ -397,6 +433,7 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
       lastFailure: null,
       openedAt: undefined,
       inFlight: 0,
+      waiting: [],
     };
     const key = `${policy.toolId}@${policy.version}`;
     state.breaker.onFailure(({ reason, handled }) => {

@@ -3,6 +3,7 @@ import { CatalogService } from '@toolgate/registry';
 import { ErrorCode, type ToolContext, ToolgateError, type ToolLogger, type ToolSpan } from '@toolgate/sdk';
 import { toToolgateError, untilAborted } from './tool.errors';
 import { type Invocation, ToolInvoker } from './tool-invoker.port';
+import { TrustedPluginCode } from './trusted-plugin.code';
 
 const NO_SPAN: ToolSpan = { setAttribute: () => undefined, addEvent: () => undefined };
 
@@ -14,14 +15,16 @@ const NO_SPAN: ToolSpan = { setAttribute: () => undefined, addEvent: () => undef
 @Injectable()
 export class InProcessToolInvoker extends ToolInvoker {
   private readonly logger = new Logger('ToolCall');
+  private readonly code: TrustedPluginCode;
 
-  constructor(private readonly catalog: CatalogService) {
+  constructor(catalog: CatalogService) {
     super();
+    this.code = new TrustedPluginCode(catalog);
   }
 
   async invoke(invocation: Invocation): Promise<unknown> {
     const ref = `${invocation.toolId}@${invocation.version}`;
-    const run = this.catalog.manifest(invocation.toolId, invocation.version)?.run;
+    const run = this.code.manifest(invocation.toolId, invocation.version)?.run;
     if (!run) throw new ToolgateError(ErrorCode.UNAVAILABLE, `tool ${ref} has no code loaded in this process`);
     const ctx: ToolContext = {
       signal: invocation.signal,

@@ -13,6 +13,11 @@ export interface PluginPackageField {
   tools: string;
   /** Environment variables the plugin's workers receive from the host; a worker sees no other variable. */
   env?: string[];
+  /**
+   * The package loads native addons (e.g. a canvas binding). Native code is beyond Node's permission
+   * model, so this trusts the package as much as a tool that may start processes; the operator sees it.
+   */
+  addons?: boolean;
 }
 
 /** Most tools one package may ship: a catalog entry costs every search and every load. */
@@ -52,6 +57,7 @@ export function parsePluginPackageJson(raw: unknown, hostSdkVersion = SDK_VERSIO
     if (typeof field.tools !== 'string' || field.tools.length === 0) {
       issues.push({ path: '/toolgate/tools', message: 'must name the entry module that exports the tools' });
     }
+    if (field.addons !== undefined && typeof field.addons !== 'boolean') issues.push({ path: '/toolgate/addons', message: 'must be true or false' });
     if (field.env !== undefined) {
       if (!Array.isArray(field.env) || field.env.length > 64) issues.push({ path: '/toolgate/env', message: 'must be an array of at most 64 environment variable names' });
       else

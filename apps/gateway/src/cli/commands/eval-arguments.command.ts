@@ -26,7 +26,7 @@ export function registerEvalArgumentsCommand(evaluation: Command): void {
 async function pluginToolSchemas(pluginDirs: string[]): Promise<Map<string, JsonSchema>> {
   const schemas = new Map<string, JsonSchema>();
   for (const discovered of await discoverPluginPackages(pluginDirs)) {
-    const result = loadPlugin(discovered);
+    const result = await loadPlugin(discovered);
     if (!result.ok) {
       process.stderr.write(`skipping plugin at ${result.dir}: ${result.error.message}\n`);
       continue;

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { isAbsolute, relative, resolve } from 'node:path';
 import {
   ErrorCode,
@@ -7,12 +6,13 @@ import {
   namespaceOfPackage,
   type PluginPackageJson,
   parsePluginPackageJson,
+  type ToolDescriptor,
   ToolgateError,
   type ToolManifest,
-  validateManifest,
 } from '@toolgate/sdk';
 import semver from 'semver';
 import type { DiscoveredPackage } from './plugin.discovery';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits, type ImportOutcome, importPluginTools } from './plugin.importer';
 
 export interface LoadedPlugin {
   ok: true;
@@ -39,20 +39,35 @@ function identityOf(raw: Record<string, unknown>): { name: string; version: stri
   return typeof name === 'string' && typeof version === 'string' && semver.valid(version) ? { name, version } : undefined;
 }
 
-/**
- * Imports a plugin's entry with Node's own loader, first dropping the package's modules from its cache
- * so a reload sees the files as they are now.
- */
-function importFresh(dir: string, entry: string): Record<string, unknown> {
-  const nodeRequire = createRequire(entry);
-  for (const key of Object.keys(nodeRequire.cache)) {
-    if (key.startsWith(dir) && !key.slice(dir.length).includes('node_modules')) delete nodeRequire.cache[key];
-  }
-  return nodeRequire(entry) as Record<string, unknown>;
+const STAND_IN = Symbol('toolgate.code-elsewhere');
+
+/** True for the stand-in the catalog holds where a plugin's function was: the code must be loaded from the package. */
+export function isCodeStandIn(fn: unknown): boolean {
+  return typeof fn === 'function' && (fn as unknown as Record<symbol, unknown>)[STAND_IN] === true;
 }
 
-/** Loads one discovered package: checks package.json and the sdk range, imports the entry, validates every tool. */
-export function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: string): PluginLoadResult {
+/**
+ * A manifest for the catalog from a descriptor the import process returned: the data as the plugin
+ * declared it, with stand-ins where its functions were, so the descriptor hash and every check that
+ * asks whether a tool has code or a health check see the same thing. The code itself runs only where
+ * the executor loads it (a plugin worker, or this process when isolation is off).
+ */
+function catalogManifest(descriptor: ToolDescriptor, packageName: string): ToolManifest {
+  const { hasHealthCheck, ...data } = descriptor;
+  const elsewhere = Object.assign(
+    () => {
+      throw new ToolgateError(ErrorCode.INTERNAL, `${packageName}/${descriptor.name} runs where the executor loads it, not in the catalog`);
+    },
+    { [STAND_IN]: true },
+  );
+  return { ...data, ...(descriptor.execution === 'server' ? { run: elsewhere } : {}), ...(hasHealthCheck ? { healthCheck: elsewhere } : {}) } as ToolManifest;
+}
+
+/**
+ * Loads one discovered package: checks package.json and the sdk range, then imports the entry and
+ * validates every tool in a bounded process of its own (see importPluginTools).
+ */
+export async function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: string, limits: ImportLimits = DEFAULT_IMPORT_LIMITS): Promise<PluginLoadResult> {
   const { dir } = discovered;
   let packageJson: PluginPackageJson;
   try {
@@ -72,44 +87,33 @@ export function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: strin
     );
   }
 
-  let exported: unknown;
+  let imported: ImportOutcome;
   try {
-    const mod = importFresh(dir, entry);
-    exported = mod.tools ?? mod.default;
+    imported = await importPluginTools(dir, entry, { maxTools: MAX_TOOLS_PER_PACKAGE, env: packageJson.toolgate.env ?? [], addons: packageJson.toolgate.addons === true }, limits);
   } catch (error) {
-    return fail(
-      dir,
-      new ToolgateError(
-        ErrorCode.PLUGIN_INVALID,
-        `importing ${packageJson.name}@${packageJson.version} failed: ${(error as Error).message}`,
-        [{ path: '/toolgate/tools', message: 'the entry module threw on import' }],
-        { cause: error },
-      ),
-      identity,
-    );
+    return fail(dir, error as ToolgateError, identity);
   }
-  if (!Array.isArray(exported) || exported.length === 0) {
+  if (imported.kind === 'threw') {
     return fail(
       dir,
-      new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name} exports no tools`, [{ path: '/tools', message: 'the entry must export `tools`, a non-empty array of defineTool(...) results' }]),
-      identity,
-    );
-  }
-
-  if (exported.length > MAX_TOOLS_PER_PACKAGE) {
-    return fail(
-      dir,
-      new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name} exports ${exported.length} tools, over the limit of ${MAX_TOOLS_PER_PACKAGE}`, [
-        { path: '/tools', message: `at most ${MAX_TOOLS_PER_PACKAGE} tools per package; split it into several packages` },
+      new ToolgateError(ErrorCode.PLUGIN_INVALID, `importing ${packageJson.name}@${packageJson.version} failed: ${imported.message}`, [
+        { path: '/toolgate/tools', message: 'the entry module threw on import' },
       ]),
       identity,
     );
   }
-  const issues: ErrorDetail[] = [];
+  if (imported.kind === 'none') {
+    return fail(
+      dir,
+      new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name} exports ${imported.count === 0 ? 'no tools' : `${imported.count} tools`}`, [{ path: '/tools', message: imported.why }]),
+      identity,
+    );
+  }
+  const exported = imported.tools;
+  const issues: ErrorDetail[] = [...imported.issues];
   const names = new Map<string, number>();
   exported.forEach((manifest, i) => {
-    issues.push(...validateManifest(manifest, `/tools/${i}`));
-    const name = (manifest as { name?: unknown })?.name;
+    const name = manifest.name;
     if (typeof name === 'string') {
       const first = names.get(name);
       if (first !== undefined) issues.push({ path: `/tools/${i}/name`, message: `duplicate tool name "${name}" (also /tools/${first})` });
@@ -119,5 +123,5 @@ export function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: strin
   if (issues.length > 0) {
     return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name}@${packageJson.version} has invalid tools`, issues), identity);
   }
-  return { ok: true, dir, packageJson, namespace: namespaceOfPackage(packageJson.name), tools: exported as ToolManifest[] };
+  return { ok: true, dir, packageJson, namespace: namespaceOfPackage(packageJson.name), tools: exported.map((descriptor) => catalogManifest(descriptor, packageJson.name)) };
 }
