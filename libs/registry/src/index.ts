@@ -14,6 +14,6 @@ export { RegistryModule } from './registry.module';
 export type { DatabaseOptions, RegistryModuleOptions } from './registry.module-definition';
 export { SessionStoreService } from './sessions/session-store.service';
 export { discoverPluginPackages } from './sources/npm/plugin.discovery';
-export { isCodeStandIn, loadPlugin, type PluginLoadResult } from './sources/npm/plugin.loader';
+export { isCodeStandIn, loadPlugin, loadPlugins, type PluginLoadResult } from './sources/npm/plugin.loader';
 export { ToolSource } from './sources/tool-source.port';
 export { USAGE_EXAMPLES_PER_TOOL, UsageExampleService } from './usage/usage-example.service';

@@ -52,6 +52,19 @@ describe('validateManifest', () => {
     expect(validateManifest({ ...noRun, execution: 'client' })).toEqual([]);
   });
 
+  it('refuses a schema past its bounds before walking it: 50,000 properties, or nesting thousands of levels deep', () => {
+    const wide = { ...valid(), examples: [], inputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`p${i}`, { type: 'string' }])) } };
+    expect(validateManifest(wide)).toEqual([{ path: '/inputSchema', message: expect.stringContaining('more than 5000 keys') }]);
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 5_000; i++) deep = { type: 'object', properties: { x: deep } };
+    expect(validateManifest({ ...valid(), examples: [], outputSchema: deep })).toEqual([{ path: '/outputSchema', message: expect.stringContaining('deeper than 32 levels') }]);
+  });
+
+  it('bounds limits.maxOutputBytes', () => {
+    expect(pathsOf({ ...valid(), limits: { ...valid().limits, maxOutputBytes: 0 } })).toEqual(['/limits/maxOutputBytes']);
+    expect(validateManifest({ ...valid(), limits: { ...valid().limits, maxOutputBytes: 4096 } })).toEqual([]);
+  });
+
   it('assertValidManifest throws PLUGIN_INVALID with the field list', () => {
     try {
       assertValidManifest({ ...valid(), limits: { timeoutMs: 0, maxConcurrency: 1, retries: 0, idempotent: true } }, '/tools/3');

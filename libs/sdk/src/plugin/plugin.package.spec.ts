@@ -30,4 +30,13 @@ describe('parsePluginPackageJson', () => {
     const paths = detailsOf({ name: 'Not Valid', version: '1.0.0', toolgate: { sdk: 'whatever!', tools: '' } }).map((d) => d.path);
     expect(paths).toEqual(['/name', '/toolgate/sdk', '/toolgate/tools']);
   });
+
+  it('accepts declared environment variables and addons, and names a bad entry', () => {
+    expect(parsePluginPackageJson(pkg({ toolgate: { sdk: '^0.1.0', tools: 'index.js', env: ['TOOLGATE_HTTP_ALLOWLIST'], addons: true } })).toolgate).toMatchObject({
+      env: ['TOOLGATE_HTTP_ALLOWLIST'],
+      addons: true,
+    });
+    expect(detailsOf(pkg({ toolgate: { sdk: '^0.1.0', tools: 'index.js', env: ['OK', 'not a name', 7] } })).map((d) => d.path)).toEqual(['/toolgate/env/1', '/toolgate/env/2']);
+    expect(detailsOf(pkg({ toolgate: { sdk: '^0.1.0', tools: 'index.js', env: 'PATH', addons: 'yes' } })).map((d) => d.path)).toEqual(['/toolgate/addons', '/toolgate/env']);
+  });
 });

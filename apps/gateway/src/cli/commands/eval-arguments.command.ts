@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { type ArgumentEvalResult, evaluateArgumentFilling, readArgumentTasks } from '@toolgate/planner/evaluation';
-import { discoverPluginPackages, loadPlugin } from '@toolgate/registry';
+import { discoverPluginPackages, loadPlugins } from '@toolgate/registry';
 import { ErrorCode, type JsonSchema, ToolgateError } from '@toolgate/sdk';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/app.config';
@@ -25,8 +25,7 @@ export function registerEvalArgumentsCommand(evaluation: Command): void {
 /** Input schemas of the installed plugins' tools by `namespace/name`, loaded the way the registry loads them (no database). */
 async function pluginToolSchemas(pluginDirs: string[]): Promise<Map<string, JsonSchema>> {
   const schemas = new Map<string, JsonSchema>();
-  for (const discovered of await discoverPluginPackages(pluginDirs)) {
-    const result = await loadPlugin(discovered);
+  for (const result of await loadPlugins(await discoverPluginPackages(pluginDirs))) {
     if (!result.ok) {
       process.stderr.write(`skipping plugin at ${result.dir}: ${result.error.message}\n`);
       continue;

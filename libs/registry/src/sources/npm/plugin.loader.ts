@@ -63,6 +63,20 @@ function catalogManifest(descriptor: ToolDescriptor, packageName: string): ToolM
   return { ...data, ...(descriptor.execution === 'server' ? { run: elsewhere } : {}), ...(hasHealthCheck ? { healthCheck: elsewhere } : {}) } as ToolManifest;
 }
 
+/** Each package is imported in a process of its own; a few at a time, so a large folder cannot swamp the machine. */
+const IMPORT_CONCURRENCY = 4;
+
+/** Loads every discovered package (see loadPlugin), results in the order given. */
+export async function loadPlugins(discovered: readonly DiscoveredPackage[], limits: ImportLimits = DEFAULT_IMPORT_LIMITS): Promise<PluginLoadResult[]> {
+  const results: PluginLoadResult[] = new Array(discovered.length);
+  let next = 0;
+  const importer = async () => {
+    for (let i = next++; i < discovered.length; i = next++) results[i] = await loadPlugin(discovered[i], undefined, limits);
+  };
+  await Promise.all(Array.from({ length: Math.min(IMPORT_CONCURRENCY, discovered.length) }, importer));
+  return results;
+}
+
 /**
  * Loads one discovered package: checks package.json and the sdk range, then imports the entry and
  * validates every tool in a bounded process of its own (see importPluginTools).
