@@ -54,7 +54,8 @@ const SUBJECTS = [
   'mean of a csv column',
   '2 hours in seconds',
 ];
-const TASKS = ['convert 5 km to miles', 'convert 20 celsius to fahrenheit', 'what is 17 * 23', 'convert 3 kg to pounds', 'what is 2 to the power 10', 'convert 12 feet to meters'];
+/** Tasks the default planner turns into a plan without a question (what the phase measures is the whole run path). */
+const TASKS = ['convert 5 km to miles', 'convert 20 celsius to fahrenheit', 'calculate 17 * 23', 'convert 3 kg to pounds', 'convert 100 usd to eur', 'convert 12 feet to meters'];
 
 interface Server {
   url: string;
@@ -234,6 +235,7 @@ async function main(): Promise<void> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+  const freshProcessPerCallMs = await freshProcessCost();
   const result = {
     date: new Date().toISOString(),
     node: process.version,
@@ -242,6 +244,7 @@ async function main(): Promise<void> {
     durationS: DURATION_S,
     embedder: BM25_ONLY ? 'none (BM25 only)' : 'default',
     phases,
+    freshProcessPerCallMs,
   };
   const out = join(ROOT, 'bench', 'load', 'results');
   mkdirSync(out, { recursive: true });

@@ -119,7 +119,7 @@ describe('tool code cannot take the gateway down, snoop, or cross tenants', () =
       packageJson: pluginPackage('@hostile/hog', '1.0.0'),
       entry: `const hog = []; for (;;) hog.push(new Array(1e6).fill(1));\nexports.tools = [${toolSource('a')}];`,
     });
-    const properties = '{' + Array.from({ length: 50_000 }, (_, i) => `p${i}: { type: 'string' }`).join(',') + '}';
+    const properties = `{${Array.from({ length: 50_000 }, (_, i) => `p${i}: { type: 'string' }`).join(',')}}`;
     writePlugin(plugins, {
       folder: 'wide',
       packageJson: pluginPackage('@hostile/wide', '1.0.0'),
