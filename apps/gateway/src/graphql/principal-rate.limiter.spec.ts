@@ -1,14 +1,27 @@
 import { PrincipalRateLimiter } from './principal-rate.limiter';
 
 describe('PrincipalRateLimiter', () => {
-  it('lets a principal spend its burst at once, then refuses with the seconds until the bucket refills', async () => {
-    // 600 units a minute, 300 at once: the bucket of 300 refills every 30 s.
-    const limiter = new PrincipalRateLimiter({ perMinute: 600, burst: 300 });
+  it('lets a principal spend its burst at once, then refuses with the seconds until enough has refilled', async () => {
+    // 600 units a minute (10 a second), 300 at once.
+    let now = 0;
+    const limiter = new PrincipalRateLimiter({ perMinute: 600, burst: 300 }, () => now);
     expect(await limiter.charge('key:acme\u0000alice', 200)).toBeNull();
     expect(await limiter.charge('key:acme\u0000alice', 100)).toBeNull();
-    const refused = await limiter.charge('key:acme\u0000alice', 1);
-    expect(refused?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-    expect(refused?.retryAfterSeconds).toBeLessThanOrEqual(30);
+    expect(await limiter.charge('key:acme\u0000alice', 50)).toEqual({ retryAfterSeconds: 5 });
+    now = 5_000;
+    expect(await limiter.charge('key:acme\u0000alice', 50)).toBeNull();
+  });
+
+  it('refills continuously, never past the burst: no window boundary lets a client spend twice its burst', async () => {
+    let now = 0;
+    const limiter = new PrincipalRateLimiter({ perMinute: 600, burst: 300 }, () => now);
+    expect(await limiter.charge('p', 300)).toBeNull();
+    now = 59_999;
+    expect(await limiter.charge('p', 300)).toBeNull();
+    expect(await limiter.charge('p', 1)).not.toBeNull();
+    now = 10 * 60_000;
+    expect(await limiter.charge('p', 301)).not.toBeNull();
+    expect(await limiter.charge('p', 300)).toBeNull();
   });
 
   it('charges each principal its own bucket', async () => {
