@@ -24,6 +24,9 @@ exports.tools = [
   ${toolSource('count', 'Counts its own calls. A fixture for the security suite; not for real work.', 'run: async () => ({ text: String(++calls) }),')},
 ];`;
 
+/** A package whose code is changed in place (same version) by the reload test. */
+const driftSource = (code: string, description: string) => `exports.tools = [${toolSource('say', description, `run: async () => ({ text: ${JSON.stringify(code)} }),`)}];`;
+
 type Call = { tool: { status?: string; output: { text: string } | null; error: { code: string; message: string } | null } };
 const EXECUTE = 'mutation($plan: PlanInput!) { executePlan(plan: $plan) { status steps { status output error { code message } } } }';
 const oneStep = (tool: string, args: Record<string, unknown>) => ({ plan: { steps: [{ id: 'a', tool, arguments: args }] } });
@@ -43,6 +46,11 @@ describe('tool code cannot take the gateway down, snoop, or cross tenants', () =
   beforeAll(async () => {
     plugins = mkdtempSync(join(tmpdir(), 'toolgate-hostile-'));
     writePlugin(plugins, { folder: 'snoop', packageJson: pluginPackage('@hostile/snoop', '1.0.0'), entry: SNOOP_TOOLS });
+    writePlugin(plugins, {
+      folder: 'drift',
+      packageJson: pluginPackage('@fixtures/drift', '1.0.0'),
+      entry: driftSource('old', 'Says which code runs. A fixture for the security suite; not for real work.'),
+    });
     server = await startTwoTenantServer({ OPENAI_API_KEY: HOST_SECRET, TOOLGATE_PLUGIN_IMPORT_TIMEOUT_MS: '8000', TOOLGATE_WORKER_MAX_OUTPUT_BYTES: '1048576' }, { extraPluginDirs: [plugins] });
     polling = setInterval(() => {
       healthLatencyMs(server.url).then(
@@ -88,8 +96,8 @@ describe('tool code cannot take the gateway down, snoop, or cross tenants', () =
     }
   });
 
-  it('stops a 200 MB output at the worker, and the next call is served', async () => {
-    const result = await run(KEYS.acmeAdmin, 'snoop/flood', String(200 * 1024 * 1024));
+  it('stops a 64 MB output at the worker (64 times the limit), and the next call is served', async () => {
+    const result = await run(KEYS.acmeAdmin, 'snoop/flood', String(64 * 1024 * 1024));
     expect(result.error?.code).toMatch(/^(OUTPUT_TOO_LARGE|TOOL_FAILED)$/);
     expect((await run(KEYS.acmeAdmin, 'snoop/flood', '5')).output).toBe('xxxxx');
   });
@@ -136,4 +144,27 @@ describe('tool code cannot take the gateway down, snoop, or cross tenants', () =
     expect(reload.data?.reloadPlugins.loaded.map((p) => p.packageName)).toEqual(expect.arrayContaining(['@hostile/snoop', '@toolgate-plugins/calculator']));
     expect((await run(KEYS.acmeAdmin, 'snoop/count', '')).codes).toEqual([]);
   }, 120_000);
+
+  it('runs the code an approval pinned: a package changed in place is held for approval, then its workers run the new code, not the old module', async () => {
+    expect((await run(KEYS.acmeAdmin, 'drift/say', '')).output).toBe('old');
+    writePlugin(plugins, {
+      folder: 'drift',
+      packageJson: pluginPackage('@fixtures/drift', '1.0.0'),
+      entry: driftSource('new', 'Says which code runs, republished in place. A fixture for the security suite; not for real work.'),
+    });
+    expect(codesOf(await graphql(server.url, 'mutation { reloadPlugins { durationMs } }', { key: KEYS.platformAdmin }))).toEqual([]);
+    // Changed without a version bump: the version waits for a platform admin's approval.
+    type Versions = { tools: { id: string; versions: { version: string; state: string; pendingDescriptorHash: string | null }[] }[] };
+    const held = await graphql<Versions>(server.url, '{ tools(filter: { namespace: "drift", includeInactive: true }) { id versions { version state pendingDescriptorHash } } }', {
+      key: KEYS.platformAdmin,
+    });
+    const pending = held.data?.tools.find((t) => t.id === 'drift/say')?.versions.find((v) => v.version === '1.0.0');
+    expect((await run(KEYS.acmeAdmin, 'drift/say', '')).status).not.toBe('SUCCEEDED');
+    expect(pending).toMatchObject({ state: 'DISABLED', pendingDescriptorHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const approve = `mutation { approveToolVersion(input: { toolId: "drift/say", version: "1.0.0", descriptorHash: "${pending?.pendingDescriptorHash}" }) { id } }`;
+    expect(codesOf(await graphql(server.url, approve, { key: KEYS.acmeAdmin }))).toEqual(['FORBIDDEN']);
+    expect(codesOf(await graphql(server.url, approve, { key: KEYS.platformAdmin }))).toEqual([]);
+    const after = await run(KEYS.acmeAdmin, 'drift/say', '');
+    expect({ status: after.status, output: after.output, error: after.error }).toEqual({ status: 'SUCCEEDED', output: 'new', error: null });
+  }, 60_000);
 });
