@@ -31,11 +31,11 @@ export interface RunStorageOptions {
 export interface ExecutorModuleOptions extends RunLimits {
   /** Output caps of the audit, retention, ownership of runs and crash recovery. */
   storage: RunStorageOptions;
-  /** `worker`: plugin code runs in worker threads that can be terminated; `none`: in the server's thread. */
+  /** `worker`: plugin code runs in worker processes that can be killed; `none`: in the server's thread (code you trust). */
   isolation: 'worker' | 'none';
   /** Per tool version: timeout, retries, breaker, bulkhead, drain on shutdown. */
   resilience: ResilienceOptions;
-  /** Plugin worker threads (isolation `worker`). */
+  /** Plugin worker processes (isolation `worker`). */
   worker: IsolationOptions;
   health: HealthOptions & {
     /** Check on a schedule from start-up (a server); off for a short-lived process (the CLI), where versions count as healthy. */

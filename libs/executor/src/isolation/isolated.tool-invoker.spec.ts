@@ -122,7 +122,7 @@ afterAll(async () => {
 });
 
 describe('IsolatedToolInvoker', () => {
-  it('runs a tool in a worker thread with its ctx (callId, idempotency key, principal) and forwards logs and span attributes', async () => {
+  it('runs a tool in a worker process with its ctx (callId, idempotency key, principal) and forwards logs and span attributes', async () => {
     const logged = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     const attributes: unknown[] = [];
     const invocation = { ...call('chaos/ctx'), span: { setAttribute: (k: string, v: unknown) => attributes.push([k, v]), addEvent: () => undefined } };
