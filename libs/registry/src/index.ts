@@ -15,5 +15,6 @@ export type { DatabaseOptions, RegistryModuleOptions } from './registry.module-d
 export { SessionStoreService } from './sessions/session-store.service';
 export { discoverPluginPackages } from './sources/npm/plugin.discovery';
 export { isCodeStandIn, loadPlugin, loadPlugins, type PluginLoadResult } from './sources/npm/plugin.loader';
+export { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEntry, pluginEnv, pluginLoadPaths } from './sources/npm/plugin-process.policy';
 export { ToolSource } from './sources/tool-source.port';
 export { USAGE_EXAMPLES_PER_TOOL, UsageExampleService } from './usage/usage-example.service';

@@ -1,12 +1,10 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { CatalogService } from '@toolgate/registry';
+import { type CatalogService, pluginEntry, pluginEnv, pluginLoadPaths } from '@toolgate/registry';
 import { descriptorHash, ErrorCode, parseToolRef, ToolgateError, type ToolLogger, type ToolManifest, type ToolSpan } from '@toolgate/sdk';
 import type { HealthVerdict, ToolHealthProbe } from '../health/tool-health.probe';
 import { DEFAULT_ISOLATION_OPTIONS, type IsolationOptions } from '../resilience/resilience.config';
 import { type Invocation, type PreparedCall, ToolInvoker } from '../runtime/tool-invoker.port';
-import { type CallSinks, PluginWorkerPool, SDK_DIR, SpareWorkers, type WorkerProfile } from './plugin-worker.pool';
+import { type CallSinks, PluginWorkerPool, SpareWorkers, type WorkerProfile } from './plugin-worker.pool';
 import type { LoadRequest, WorkerRequest } from './tool-worker.protocol';
 
 /** What the invoker needs of the catalog: a version's manifest and the folder of the package that ships it. CatalogService fits. */
@@ -23,33 +21,15 @@ interface LocatedTool {
   profile: WorkerProfile;
 }
 
-/** Host variables every worker gets (none is a secret; tools that start processes need PATH). */
-const BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
 /** The pool key part for calls that belong to no tenant (health checks, warm-up). */
 const PLATFORM = '';
 
-/** Directories a worker must read to load its package: the package itself, every node_modules it resolves from, the sdk. */
-function loadPaths(dir: string): string[] {
-  const paths = new Set<string>();
-  for (const root of [dir, SDK_DIR]) {
-    paths.add(root);
-    for (let at = realpathSync(root); ; at = dirname(at)) {
-      if (at === realpathSync(root)) paths.add(at);
-      const modules = join(at, 'node_modules');
-      if (existsSync(modules)) paths.add(modules);
-      if (dirname(at) === at) break;
-    }
-  }
-  return [...paths];
-}
-
 function profileOf(manifest: ToolManifest, dir: string, entry: string, declared: { env?: string[]; addons?: boolean }): WorkerProfile {
   const scopes = manifest.permissions.scopes;
-  const env = Object.fromEntries([...BASE_ENV, ...(declared.env ?? [])].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])));
   return {
     entry,
-    env,
-    readPaths: scopes.includes('fs:read') || scopes.includes('fs:write') ? ['*'] : loadPaths(dir),
+    env: pluginEnv(declared.env),
+    readPaths: scopes.includes('fs:read') || scopes.includes('fs:write') ? ['*'] : pluginLoadPaths(dir),
     write: scopes.includes('fs:write'),
     spawn: scopes.some((scope) => scope.startsWith('proc:')),
     addons: declared.addons === true,
@@ -248,13 +228,8 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     if (!manifest || !dir) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool ${key} is not loaded`);
     const cached = this.located.get(key);
     if (cached?.manifest === manifest) return cached;
-    const packageJson = JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { toolgate?: { tools?: string; env?: string[]; addons?: boolean } };
-    const entry = resolve(dir, packageJson.toolgate?.tools ?? '');
-    const inside = relative(dir, entry);
-    if (!packageJson.toolgate?.tools || inside.startsWith('..') || isAbsolute(inside)) {
-      throw new ToolgateError(ErrorCode.PLUGIN_INVALID, `${key}: package.json in ${dir} no longer names a tools entry inside the package`);
-    }
-    const located: LocatedTool = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest), profile: profileOf(manifest, dir, entry, packageJson.toolgate) };
+    const { entry, toolgate } = pluginEntry(dir, key);
+    const located: LocatedTool = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest), profile: profileOf(manifest, dir, entry, toolgate) };
     if (cached && cached.hash !== located.hash) this.retire(entry);
     this.located.set(key, located);
     return located;

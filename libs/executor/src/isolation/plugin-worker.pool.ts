@@ -1,24 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { BUILT_SDK_ENTRY, PERMISSION_FLAG } from '@toolgate/registry';
 import { ErrorCode, ToolgateError, type ToolLogger, type ToolSpan } from '@toolgate/sdk';
 import type { IsolationOptions } from '../resilience/resilience.config';
 import { TOOL_WORKER_SOURCE } from './tool-worker.main';
 import type { LoadRequest, SerializedError, WorkerReply, WorkerRequest } from './tool-worker.protocol';
 
-/**
- * The host's built sdk, for the worker's descriptor-hash check. Resolved through its package.json so a
- * test runner's module map (which points `@toolgate/sdk` at TypeScript sources) does not apply.
- */
-const SDK_PACKAGE = createRequire(__filename).resolve('@toolgate/sdk/package.json');
-const SDK_ENTRY = resolve(dirname(SDK_PACKAGE), (JSON.parse(readFileSync(SDK_PACKAGE, 'utf8')) as { main: string }).main);
 const KNOWN_CODES = new Set<string>(Object.values(ErrorCode));
-/** Directory of the built sdk package, which every worker may read (the descriptor-hash check loads it). */
-export const SDK_DIR = dirname(SDK_PACKAGE);
-/** Node 20 and 22 spell the permission model `--experimental-permission`; 23+ `--permission`. */
-const PERMISSION_FLAG = Number(process.versions.node.split('.')[0]) >= 23 ? '--permission' : '--experimental-permission';
 /** Room a reply frame may take beyond the output it carries (envelope, error messages, log fields). */
 const FRAME_OVERHEAD_BYTES = 64 * 1024;
 /** The tail of a worker's stderr kept to explain its death (e.g. V8's heap-exhaustion report). */
@@ -170,7 +158,7 @@ class PluginWorker {
     );
     this.child.on('error', (error: Error) => this.onCrash(error));
     this.child.on('exit', (code, signal) => this.onExit(code, signal));
-    writeFrame(stdin, { type: 'boot', boot: { entry: profile.entry, netHosts: options.netHosts, sdk: SDK_ENTRY } });
+    writeFrame(stdin, { type: 'boot', boot: { entry: profile.entry, netHosts: options.netHosts, sdk: BUILT_SDK_ENTRY } });
   }
 
   get busy(): boolean {

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isAbsolute, relative, resolve } from 'node:path';
-import { type CatalogService, isCodeStandIn } from '@toolgate/registry';
+import { type CatalogService, isCodeStandIn, pluginEntry } from '@toolgate/registry';
 import { descriptorHash, ErrorCode, parseToolRef, ToolgateError, type ToolManifest } from '@toolgate/sdk';
 
 /** What it needs of the catalog: a version's manifest and its package folder. CatalogService fits. */
@@ -27,11 +25,7 @@ export class TrustedPluginCode {
     if (cached?.pinned === pinned) return cached.code;
     const dir = this.catalog.packageDir?.(toolId, version);
     if (!dir) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool ${key} has no package folder`);
-    const packageJson = JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { toolgate?: { tools?: string } };
-    const entry = resolve(dir, packageJson.toolgate?.tools ?? '');
-    const inside = relative(dir, entry);
-    if (!packageJson.toolgate?.tools || inside.startsWith('..') || isAbsolute(inside))
-      throw new ToolgateError(ErrorCode.PLUGIN_INVALID, `${key}: package.json no longer names a tools entry inside the package`);
+    const { entry } = pluginEntry(dir, key);
     const nodeRequire = createRequire(entry);
     // A changed pin means new code on disk: drop the package's own modules (not its dependencies).
     for (const path of Object.keys(nodeRequire.cache)) if (path.startsWith(dir) && !path.slice(dir.length).includes('node_modules')) delete nodeRequire.cache[path];

@@ -1,23 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ErrorCode, type ErrorDetail, type ToolDescriptor, ToolgateError } from '@toolgate/sdk';
-
-/**
- * The built sdk, for validating manifests inside the import thread. Resolved through its package.json
- * so a test runner's module map (which points `@toolgate/sdk` at TypeScript sources) does not apply.
- */
-const SDK_PACKAGE = createRequire(__filename).resolve('@toolgate/sdk/package.json');
-const SDK_ENTRY = resolve(dirname(SDK_PACKAGE), (JSON.parse(readFileSync(SDK_PACKAGE, 'utf8')) as { main: string }).main);
-const SDK_DIR = dirname(SDK_PACKAGE);
-const PERMISSION_FLAG = Number(process.versions.node.split('.')[0]) >= 23 ? '--permission' : '--experimental-permission';
-/** Host variables the import process gets (none is a secret). */
-const BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
+import { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEnv, pluginLoadPaths } from './plugin-process.policy';
 
 export interface ImportLimits {
-  /** How long importing the entry and validating its tools may take before the thread is stopped. */
+  /** How long importing the entry and validating its tools may take before the process is killed. */
   timeoutMs: number;
   /** Old-generation heap of the import process. */
   heapMb: number;
@@ -70,21 +57,6 @@ function pluginImportMain(): void {
 
 const IMPORT_SOURCE = `${String(pluginImportMain)}\npluginImportMain();\n`;
 
-/** What loading a package may read: the package, every node_modules it resolves from, the sdk and the node_modules it resolves from. */
-function loadPaths(dir: string): string[] {
-  const paths = new Set<string>();
-  for (const root of [dir, SDK_DIR]) {
-    paths.add(root);
-    for (let at = realpathSync(root); ; at = dirname(at)) {
-      if (at === realpathSync(root)) paths.add(at);
-      const modules = join(at, 'node_modules');
-      if (existsSync(modules)) paths.add(modules);
-      if (dirname(at) === at) break;
-    }
-  }
-  return [...paths];
-}
-
 /**
  * Imports a plugin's entry and validates its tools in a process of its own, bounded in time, heap and
  * answer size, under the same permission model as the plugin's workers (reads only what loading needs,
@@ -98,20 +70,19 @@ export function importPluginTools(
   options: { maxTools: number; env: readonly string[]; addons: boolean },
   limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
 ): Promise<ImportOutcome> {
-  const env = Object.fromEntries([...BASE_ENV, ...options.env].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])));
   const child = spawn(
     process.execPath,
     [
       PERMISSION_FLAG,
       '--disable-warning=ExperimentalWarning',
-      ...loadPaths(dir).map((path) => `--allow-fs-read=${path}`),
+      ...pluginLoadPaths(dir).map((path) => `--allow-fs-read=${path}`),
       ...(options.addons ? ['--allow-addons'] : []),
       `--max-old-space-size=${limits.heapMb}`,
       '-e',
       IMPORT_SOURCE,
-      JSON.stringify({ entry, sdk: SDK_ENTRY, maxBytes: limits.maxBytes, maxTools: options.maxTools }),
+      JSON.stringify({ entry, sdk: BUILT_SDK_ENTRY, maxBytes: limits.maxBytes, maxTools: options.maxTools }),
     ],
-    { env, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
+    { env: pluginEnv(options.env), stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
   );
   const [, , stderr, answer] = child.stdio as unknown as [null, null, Readable, Readable];
   return new Promise((settle, reject) => {

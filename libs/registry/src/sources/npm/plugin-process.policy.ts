@@ -1,0 +1,57 @@
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { ErrorCode, type PluginPackageField, ToolgateError } from '@toolgate/sdk';
+
+/*
+ * What every process that runs plugin code gets, whoever starts it: the registry's import process
+ * and the executor's workers share these rules so the two sandboxes cannot drift apart.
+ */
+
+/**
+ * The host's built sdk, which plugin processes load (manifest validation, descriptor hashes). Resolved
+ * through its package.json so a test runner's module map (which points `@toolgate/sdk` at TypeScript
+ * sources) does not apply.
+ */
+const SDK_PACKAGE = createRequire(__filename).resolve('@toolgate/sdk/package.json');
+export const BUILT_SDK_ENTRY = resolve(dirname(SDK_PACKAGE), (JSON.parse(readFileSync(SDK_PACKAGE, 'utf8')) as { main: string }).main);
+const SDK_DIR = dirname(SDK_PACKAGE);
+
+/** Node 20 and 22 spell the permission model `--experimental-permission`; 23+ `--permission`. */
+export const PERMISSION_FLAG = Number(process.versions.node.split('.')[0]) >= 23 ? '--permission' : '--experimental-permission';
+
+/** Host variables every plugin process gets (none is a secret; tools that start processes need PATH). */
+const BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
+
+/** The whole environment of a plugin process: the base variables and those its package declares (`toolgate.env`). */
+export function pluginEnv(declared: readonly string[] = []): Record<string, string> {
+  return Object.fromEntries([...BASE_ENV, ...declared].flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])));
+}
+
+/** What loading a package needs to read: the package, every node_modules it resolves from, the sdk and the node_modules it resolves from. */
+export function pluginLoadPaths(dir: string): string[] {
+  const paths = new Set<string>();
+  for (const root of [dir, SDK_DIR]) {
+    const real = realpathSync(root);
+    paths.add(root).add(real);
+    for (let at = real; ; at = dirname(at)) {
+      const modules = join(at, 'node_modules');
+      if (existsSync(modules)) paths.add(modules);
+      if (dirname(at) === at) break;
+    }
+  }
+  return [...paths];
+}
+
+/**
+ * A loaded package's `toolgate` field as its package.json says now, with the tools entry resolved;
+ * PLUGIN_INVALID when the entry no longer lies inside the package (what runs its code reads it anew).
+ */
+export function pluginEntry(dir: string, what: string): { entry: string; toolgate: PluginPackageField } {
+  const toolgate = (JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { toolgate?: PluginPackageField }).toolgate;
+  const entry = resolve(dir, toolgate?.tools ?? '');
+  const inside = relative(dir, entry);
+  if (!toolgate?.tools || inside.startsWith('..') || isAbsolute(inside))
+    throw new ToolgateError(ErrorCode.PLUGIN_INVALID, `${what}: package.json in ${dir} no longer names a tools entry inside the package`);
+  return { entry, toolgate };
+}
