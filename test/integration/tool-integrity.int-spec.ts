@@ -3,7 +3,18 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { DEFAULT_EXECUTOR_OPTIONS, EXECUTION_ROUTES, ExecutionRoutes, PlanValidator, SchemaCache } from '@toolgate/executor';
-import { AccessPolicyService, CatalogService, discoverPluginPackages, IntegrityRule, loadPlugin, type Principal, scanDescriptor, ToolVersionState, type ToolVersionView } from '@toolgate/registry';
+import {
+  AccessPolicyService,
+  CatalogService,
+  discoverPluginPackages,
+  IntegrityRule,
+  loadPlugin,
+  McpConnections,
+  type Principal,
+  scanDescriptor,
+  ToolVersionState,
+  type ToolVersionView,
+} from '@toolgate/registry';
 import { RetrievalModule, retrievalEnvSchema, retrievalOptionsFromEnv, ToolRetriever } from '@toolgate/retrieval';
 import { ErrorCode, toDescriptor } from '@toolgate/sdk';
 import { SyncToolIndexUseCase } from '../../apps/gateway/src/use-cases/sync-tool-index.use-case';
@@ -101,7 +112,12 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('tool integrity on %s', (kin
     app = registry.app;
     catalog = app.get(CatalogService);
     const access = app.get(AccessPolicyService);
-    validator = new PlanValidator(catalog, access, new SchemaCache(), new ExecutionRoutes(EXECUTION_ROUTES, { catalog, options: { ...DEFAULT_EXECUTOR_OPTIONS, isolation: 'none' } }));
+    validator = new PlanValidator(
+      catalog,
+      access,
+      new SchemaCache(),
+      new ExecutionRoutes(EXECUTION_ROUTES, { catalog, mcp: app.get(McpConnections), options: { ...DEFAULT_EXECUTOR_OPTIONS, isolation: 'none' } }),
+    );
     alice = access.authenticate('user-key-0123456789ab');
     bob = access.authenticate('ops-key-0123456789ab');
   });

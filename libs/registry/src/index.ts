@@ -13,6 +13,9 @@ export { type RegistryEnv, registryEnvSchema, registryOptionsFromEnv } from './r
 export { RegistryModule } from './registry.module';
 export type { DatabaseOptions, RegistryModuleOptions } from './registry.module-definition';
 export { SessionStoreService } from './sessions/session-store.service';
+export { type McpCallOptions, type McpCallResult, McpConnections, type McpServerState, type McpServerStatus } from './sources/mcp/mcp.connections';
+export { describeTarget, type McpServerConfig, parseMcpServers } from './sources/mcp/mcp-servers.config';
+export { CONTENT_OUTPUT_SCHEMA } from './sources/mcp/mcp-tool.mapper';
 export { discoverPluginPackages } from './sources/npm/plugin.discovery';
 export { isCodeStandIn, loadPlugin, loadPlugins, type PluginLoadResult } from './sources/npm/plugin.loader';
 export { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEntry, pluginEnv, pluginLoadPaths } from './sources/npm/plugin-process.policy';

@@ -3,6 +3,7 @@ import { delimiter, resolve } from 'node:path';
 import { z } from 'zod';
 import { ToolVersionState } from './persistence/tool-version.entity';
 import type { RegistryModuleOptions } from './registry.module-definition';
+import { DEFAULT_MCP_LIMITS } from './sources/mcp/mcp.connections';
 import { DEFAULT_IMPORT_LIMITS } from './sources/npm/plugin.importer';
 
 /** Environment the registry reads; validated once at boot by the gateway. */
@@ -25,6 +26,18 @@ export const registryEnvSchema = z.object({
   TOOLGATE_PLUGIN_IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Heap of a plugin's import process; a package that allocates past it at import is PLUGIN_INVALID. */
   TOOLGATE_PLUGIN_IMPORT_HEAP_MB: z.coerce.number().int().min(16).max(16_384).default(256),
+  /** Connecting to one MCP server and listing its tools; a server silent past it is FAILED (and retried with backoff). */
+  TOOLGATE_MCP_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_MCP_LIMITS.connectTimeoutMs),
+  /** Largest message an MCP server may send (a stdio line, an HTTP body, an SSE event). */
+  TOOLGATE_MCP_MAX_MESSAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(256 * 1024 * 1024)
+    .default(DEFAULT_MCP_LIMITS.maxMessageBytes),
+  /** Per-tenant sessions kept open per MCP server (stdio: processes). */
+  TOOLGATE_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_MCP_LIMITS.maxSessions),
+  TOOLGATE_MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).default(DEFAULT_MCP_LIMITS.sessionIdleMs),
   TOOLGATE_SESSION_TTL_HOURS: z.coerce
     .number()
     .min(0.01)
@@ -50,5 +63,11 @@ export function registryOptionsFromEnv(env: RegistryEnv, cwd = process.cwd()): R
     newVersionState: env.TOOLGATE_NEW_VERSION_STATE,
     sessions: { maxBytes: env.TOOLGATE_SESSION_MAX_BYTES, ttlMs: env.TOOLGATE_SESSION_TTL_HOURS * 3600 * 1000 },
     pluginImport: { ...DEFAULT_IMPORT_LIMITS, timeoutMs: env.TOOLGATE_PLUGIN_IMPORT_TIMEOUT_MS, heapMb: env.TOOLGATE_PLUGIN_IMPORT_HEAP_MB },
+    mcp: {
+      connectTimeoutMs: env.TOOLGATE_MCP_CONNECT_TIMEOUT_MS,
+      maxMessageBytes: env.TOOLGATE_MCP_MAX_MESSAGE_BYTES,
+      maxSessions: env.TOOLGATE_MCP_MAX_SESSIONS,
+      sessionIdleMs: env.TOOLGATE_MCP_SESSION_IDLE_MS,
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { ToolVersionState } from './persistence/tool-version.entity';
+import type { McpLimits } from './sources/mcp/mcp.connections';
 import type { ImportLimits } from './sources/npm/plugin.importer';
 
 export type DatabaseOptions = { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
@@ -16,6 +17,8 @@ export interface RegistryModuleOptions {
   sessions?: { maxBytes: number; ttlMs: number };
   /** Bounds on importing one plugin package (its own process); defaults: 10 s, 256 MB heap, 8 MiB of manifests. */
   pluginImport?: ImportLimits;
+  /** Bounds on MCP server connections; defaults in DEFAULT_MCP_LIMITS. */
+  mcp?: McpLimits;
 }
 
 export const {

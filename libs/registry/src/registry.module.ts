@@ -7,6 +7,7 @@ import { EmbeddingCacheService } from './embeddings/embedding-cache.service';
 import { openDataSource } from './persistence/data-source.factory';
 import { REGISTRY_OPTIONS, RegistryConfigurableModule, type RegistryModuleOptions } from './registry.module-definition';
 import { SessionStoreService } from './sessions/session-store.service';
+import { McpConnections } from './sources/mcp/mcp.connections';
 import type { ToolSource } from './sources/tool-source.port';
 import { TOOL_SOURCE_LIST, TOOL_SOURCES } from './sources/tool-sources.list';
 import { UsageExampleService } from './usage/usage-example.service';
@@ -22,6 +23,7 @@ import { UsageExampleService } from './usage/usage-example.service';
       inject: [REGISTRY_OPTIONS],
       useFactory: (options: RegistryModuleOptions) => openDataSource(options.database),
     },
+    McpConnections,
     ...TOOL_SOURCES,
     { provide: TOOL_SOURCE_LIST, inject: [...TOOL_SOURCES], useFactory: (...sources: ToolSource[]) => sources },
     AccessPolicyService,
@@ -31,7 +33,7 @@ import { UsageExampleService } from './usage/usage-example.service';
     RunAuditService,
     EmbeddingCacheService,
   ],
-  exports: [DataSource, AccessPolicyService, CatalogService, UsageExampleService, SessionStoreService, RunAuditService, EmbeddingCacheService],
+  exports: [DataSource, AccessPolicyService, CatalogService, McpConnections, UsageExampleService, SessionStoreService, RunAuditService, EmbeddingCacheService],
 })
 export class RegistryModule extends RegistryConfigurableModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Registry');

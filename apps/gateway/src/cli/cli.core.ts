@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { RunEventBus } from '@toolgate/executor';
-import { AccessPolicyService, CatalogService, type Principal, UsageExampleService } from '@toolgate/registry';
+import { AccessPolicyService, CatalogService, McpConnections, type Principal, UsageExampleService } from '@toolgate/registry';
 import { Logger } from 'nestjs-pino';
 import { CoreModule } from '../app.module';
 import type { AppConfig } from '../config/app.config';
@@ -15,6 +15,7 @@ import { SyncToolIndexUseCase } from '../use-cases/sync-tool-index.use-case';
 /** The use cases that read the tool index sync it on first use; the other commands never pay for it. */
 export interface CliCore {
   catalog: CatalogService;
+  mcp: McpConnections;
   access: AccessPolicyService;
   usage: UsageExampleService;
   search: Pick<SearchToolsUseCase, 'execute'>;
@@ -55,6 +56,7 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
   new NestLogger('Cli').debug({ principal }, 'acting as');
   return {
     catalog: app.get(CatalogService),
+    mcp: app.get(McpConnections),
     access,
     usage: app.get(UsageExampleService),
     search: { execute: afterSync(search.execute.bind(search)) },

@@ -4,6 +4,7 @@ import { registerEvalPlanCommand } from './commands/eval-plan.command';
 import { registerEvalRetrievalCommand } from './commands/eval-retrieval.command';
 import { registerExamplesImportCommand } from './commands/examples-import.command';
 import { registerExamplesListCommand } from './commands/examples-list.command';
+import { registerMcpServersCommand } from './commands/mcp-servers.command';
 import { registerPlanCommand } from './commands/plan.command';
 import { registerPluginsListCommand } from './commands/plugins-list.command';
 import { registerRunCommand } from './commands/run.command';
@@ -22,6 +23,8 @@ export function buildCli(): Command {
   registerRunCommand(program);
   const plugins = program.command('plugins').description('plugin packages');
   registerPluginsListCommand(plugins);
+  const mcp = program.command('mcp').description('MCP: the servers Toolgate imports tools from');
+  registerMcpServersCommand(mcp);
   const examples = program.command('examples').description('usage examples: queries that led to a tool, added to its index document');
   registerExamplesImportCommand(examples);
   registerExamplesListCommand(examples);

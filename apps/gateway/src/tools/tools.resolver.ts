@@ -1,8 +1,9 @@
 import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { AccessPolicyService, CatalogService, type Principal } from '@toolgate/registry';
+import { AccessPolicyService, CatalogService, McpConnections, type Principal } from '@toolgate/registry';
 import { CurrentPrincipal } from '../auth/principal.guard';
 import { searchToolsCost } from '../graphql/operation.costs';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
+import { McpServer } from './mcp-server.model';
 import { ApproveToolVersionInput, SearchToolsInput, SetToolVersionStateInput, ToolFilterInput } from './tool.inputs';
 import { MatchExplanation, Plugin, PluginLoadReport, Tool, ToolMatch } from './tool.model';
 
@@ -12,6 +13,7 @@ export class ToolsResolver {
     private readonly catalog: CatalogService,
     private readonly access: AccessPolicyService,
     private readonly searchTools: SearchToolsUseCase,
+    private readonly mcp: McpConnections,
   ) {}
 
   @Query(() => [Tool], { description: 'Tools the caller may discover.' })
@@ -34,6 +36,12 @@ export class ToolsResolver {
   plugins(@CurrentPrincipal() principal: Principal): Plugin[] {
     this.access.assertAdmin(principal, 'listing plugins');
     return this.catalog.listPlugins().map(Plugin.from);
+  }
+
+  @Query(() => [McpServer], { description: 'The configured MCP servers: state, protocol version, tool count and last error (admins).' })
+  mcpServers(@CurrentPrincipal() principal: Principal): McpServer[] {
+    this.access.assertAdmin(principal, 'listing MCP servers');
+    return this.mcp.statuses().map(McpServer.from);
   }
 
   @Mutation(() => PluginLoadReport, { description: 'Discover and load plugin packages again; new versions register beside old ones (platform admins: it affects every tenant).' })

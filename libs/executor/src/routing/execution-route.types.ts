@@ -1,4 +1,4 @@
-import type { CatalogService } from '@toolgate/registry';
+import type { CatalogService, McpConnections } from '@toolgate/registry';
 import type { ToolManifest } from '@toolgate/sdk';
 import type { ExecutorModuleOptions } from '../executor.config';
 import type { ToolHealthProbe } from '../health/tool-health.probe';
@@ -10,6 +10,8 @@ export type ExecutionKind = ToolManifest['execution'];
 export interface ExecutionRouteContext {
   catalog: CatalogService;
   options: ExecutorModuleOptions;
+  /** The registry's connections to MCP servers (the `mcp` route calls through them). */
+  mcp: McpConnections;
 }
 
 /** How the calls of one execution kind are carried out, and how that kind's health checks run. */
@@ -23,7 +25,7 @@ export interface ExecutionRouteHandlers {
 }
 
 /**
- * One execution kind the server can run (`server` today; MCP and remote workers add theirs). A kind
+ * One execution kind the server can run (`server`, `mcp`; remote workers add theirs). A kind
  * without a route is never called: the plan validator refuses its steps.
  */
 export interface ExecutionRoute {

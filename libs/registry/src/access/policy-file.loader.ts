@@ -42,6 +42,8 @@ const apiKeySchema = z
 const policyFileSchema = z.strictObject({
   roles: z.record(identifier, roleSchema).default({}),
   apiKeys: z.array(apiKeySchema).default([]),
+  /** Read and validated by the MCP tool source (sources/mcp/mcp-servers.config.ts). */
+  mcpServers: z.unknown().optional(),
 });
 
 export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -49,7 +51,7 @@ export const sha256 = (text: string): string => createHash('sha256').update(text
 const toPointer = (path: PropertyKey[]): string => (path.length ? `/${path.map(String).join('/')}` : '/');
 
 /** `${NAME}` in a string value is replaced by that environment variable, so keys need not sit in the file. */
-function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, path: string, issues: ErrorDetail[]): unknown {
+export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, path: string, issues: ErrorDetail[]): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Z0-9_]+)\}/g, (_, name: string) => {
       const resolved = env[name];

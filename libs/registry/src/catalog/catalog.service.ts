@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { descriptorHash, ErrorCode, formatToolId, parseToolRef, ToolgateError, type ToolManifest, toDescriptor } from '@toolgate/sdk';
 import { Subject } from 'rxjs';
@@ -66,7 +66,7 @@ interface Registration {
  * the platform's active versions.
  */
 @Injectable()
-export class CatalogService {
+export class CatalogService implements OnModuleInit {
   private readonly logger = new Logger('Catalog');
   private readonly manifests = new Map<string, ToolManifest>();
   private readonly held = new Map<string, HeldManifest>();
@@ -74,6 +74,7 @@ export class CatalogService {
   /** Per tenant, the tools whose view its own version states change (others are the platform's view). */
   private tenantTools = new Map<string, Map<string, ToolView>>();
   private plugins: PluginView[] = [];
+  private sourceReloads: Promise<void> = Promise.resolve();
   private readonly changed = new Subject<void>();
   /** Emits after every change of tools, versions, states or usage examples. */
   readonly changes$ = this.changed.asObservable();
@@ -86,11 +87,29 @@ export class CatalogService {
   ) {}
 
   /** Loads every package of every tool source, registers new tool versions and records failures. */
-  async loadPlugins(): Promise<PluginLoadReport> {
+  loadPlugins(): Promise<PluginLoadReport> {
+    return this.loadFrom(this.sources);
+  }
+
+  /** A source that changed on its own (e.g. an MCP server's tool list) is loaded again alone, one load at a time. */
+  onModuleInit(): void {
+    for (const source of this.sources) {
+      source.changes$?.subscribe(() => {
+        this.sourceReloads = this.sourceReloads
+          .then(() => this.loadFrom([source]))
+          .then(
+            () => undefined,
+            (error: unknown) => this.logger.warn({ source: source.kind, err: error }, 'reloading a changed tool source failed'),
+          );
+      });
+    }
+  }
+
+  private async loadFrom(sources: readonly ToolSource[]): Promise<PluginLoadReport> {
     return tracer.startActiveSpan('toolgate.registry.load', async (span) => {
       const started = performance.now();
       try {
-        const results = (await Promise.all(this.sources.map((source) => source.load()))).flat();
+        const results = (await Promise.all(sources.map((source) => source.load()))).flat();
         for (const result of results) await this.record(result);
         await this.refresh();
         const touched = new Set(results.map((r) => r.dir));
@@ -101,7 +120,7 @@ export class CatalogService {
         };
         // A package.json too broken to name (package, version) cannot be stored; it is still reported.
         for (const r of results) {
-          if (!r.ok && !r.identity) report.failed.push(this.unnamedFailure(r.dir, r.error));
+          if (!r.ok && !r.identity) report.failed.push(this.unnamedFailure(r.dir, r.error, r.label));
         }
         span.setAttributes({
           'toolgate.plugins.discovered': results.length,
@@ -315,6 +334,12 @@ export class CatalogService {
     }
     try {
       const { runnable, held } = await this.dataSource.transaction((tx) => this.register(tx, result));
+      // A tool the package (or server) no longer offers stops being loaded; its rows stay on record.
+      const offered = new Set([...runnable.keys(), ...held.keys()]);
+      const suffix = `@${result.identity.version}`;
+      for (const map of [this.manifests, this.held] as Map<string, unknown>[]) {
+        for (const key of map.keys()) if (key.endsWith(suffix) && key.startsWith(`${result.namespace}/`) && !offered.has(key)) map.delete(key);
+      }
       for (const [key, manifest] of runnable) {
         this.manifests.set(key, manifest);
         this.held.delete(key);
@@ -325,8 +350,8 @@ export class CatalogService {
       }
     } catch (error) {
       const typed = ToolgateError.is(error) ? error : new ToolgateError(ErrorCode.PLUGIN_INVALID, (error as Error).message, [], { cause: error });
-      this.logger.warn({ plugin: result.packageJson.name, error: typed.describe() }, 'plugin skipped');
-      await this.upsertPlugin(this.dataSource.manager, result.dir, result.packageJson.name, result.packageJson.version, PluginStatus.FAILED, typed, 0);
+      this.logger.warn({ plugin: result.identity.name, error: typed.describe() }, 'plugin skipped');
+      await this.upsertPlugin(this.dataSource.manager, result.dir, result.identity.name, result.identity.version, PluginStatus.FAILED, typed, 0);
     }
   }
 
@@ -338,7 +363,7 @@ export class CatalogService {
   private async register(tx: EntityManager, plugin: LoadedPlugin): Promise<Registration> {
     const runnable = new Map<string, ToolManifest>();
     const held = new Map<string, HeldManifest>();
-    const { name: packageName, version } = plugin.packageJson;
+    const { name: packageName, version } = plugin.identity;
     const owner = await tx
       .getRepository(PluginEntity)
       .createQueryBuilder('p')
@@ -441,9 +466,9 @@ export class CatalogService {
     await repo.save(row);
   }
 
-  private unnamedFailure(dir: string, error: ToolgateError): PluginView {
+  private unnamedFailure(dir: string, error: ToolgateError, label = '(invalid package.json)'): PluginView {
     return {
-      packageName: '(invalid package.json)',
+      packageName: label,
       version: '',
       namespace: '',
       path: dir,

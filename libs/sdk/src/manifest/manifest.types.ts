@@ -4,7 +4,7 @@ export type JsonSchema = { [keyword: string]: unknown };
 export type Risk = 'read' | 'write' | 'destructive';
 export const RISK_ORDER: readonly Risk[] = ['read', 'write', 'destructive'];
 
-export type ExecutionMode = 'server' | 'client' | 'remote';
+export type ExecutionMode = 'server' | 'client' | 'remote' | 'mcp';
 
 export interface ToolPermissions {
   /** Capabilities the tool needs, e.g. `net:fetch`, `fs:write`; they bound what `ctx` exposes. */

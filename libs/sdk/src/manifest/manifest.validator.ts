@@ -51,7 +51,7 @@ const MANIFEST_SHAPE = {
       additionalProperties: false,
     },
     fallback: { type: 'string', pattern: TOOL_ID_PATTERN },
-    execution: { enum: ['server', 'client', 'remote'] },
+    execution: { enum: ['server', 'client', 'remote', 'mcp'] },
   },
   additionalProperties: false,
 } as const;

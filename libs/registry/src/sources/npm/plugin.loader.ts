@@ -14,10 +14,13 @@ import semver from 'semver';
 import type { DiscoveredPackage } from './plugin.discovery';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits, type ImportOutcome, importPluginTools } from './plugin.importer';
 
+/** A package a tool source offers, loaded and validated: an npm plugin, or an MCP server's tool list. */
 export interface LoadedPlugin {
   ok: true;
+  /** Provenance: the package folder, or `mcp:<server>`. */
   dir: string;
-  packageJson: PluginPackageJson;
+  /** The package (or server) name and its semver version. */
+  identity: { name: string; version: string };
   namespace: string;
   tools: ToolManifest[];
 }
@@ -27,6 +30,8 @@ export interface FailedPlugin {
   dir: string;
   /** Present when package.json names a package and a valid version, so the failure can be recorded against them. */
   identity?: { name: string; version: string };
+  /** What to call a failure without an identity (an MCP server that never said its version). */
+  label?: string;
   error: ToolgateError;
 }
 
@@ -137,5 +142,5 @@ export async function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?:
   if (issues.length > 0) {
     return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name}@${packageJson.version} has invalid tools`, issues), identity);
   }
-  return { ok: true, dir, packageJson, namespace: namespaceOfPackage(packageJson.name), tools: exported.map((descriptor) => catalogManifest(descriptor, packageJson.name)) };
+  return { ok: true, dir, identity, namespace: namespaceOfPackage(packageJson.name), tools: exported.map((descriptor) => catalogManifest(descriptor, packageJson.name)) };
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// An MCP server on the official SDK (v1, stdio) whose behaviour a test chooses, for the cases no
+// reference server shows: a tool list read from a file on every tools/list (drift, poisoning),
+// a crash at start, a hang in the handshake, 5,000 tools, an answer larger than any limit.
+// MCP_FIXTURE_MODE: tools-file (default) | crash | hang | many | flood; MCP_FIXTURE_TOOLS: the JSON file;
+// MCP_FIXTURE_VERSION: the version the server reports.
+const { readFileSync } = require('node:fs');
+const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
+const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
+const { CallToolRequestSchema, ListToolsRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
+
+const mode = process.env.MCP_FIXTURE_MODE ?? 'tools-file';
+if (mode === 'crash') {
+  process.stderr.write('fixture: cannot open its database, exiting\n');
+  process.exit(3);
+}
+if (mode === 'hang') {
+  // Reads stdin and never answers.
+  process.stdin.resume();
+  setInterval(() => undefined, 60_000);
+} else {
+  const echoTool = (name) => ({ name, description: `Echoes its text argument back (${name}).`, inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } });
+  const tools = () => {
+    if (mode === 'many') return Array.from({ length: 5000 }, (_, i) => echoTool(`tool-${i}`));
+    if (mode === 'flood') return [echoTool('flood')];
+    return JSON.parse(readFileSync(process.env.MCP_FIXTURE_TOOLS, 'utf8'));
+  };
+  const server = new Server({ name: 'fixture', version: process.env.MCP_FIXTURE_VERSION ?? '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    if (mode === 'flood') return { content: [{ type: 'text', text: 'x'.repeat(32 * 1024 * 1024) }] };
+    const text = request.params.arguments?.text;
+    if (text === 'fail') return { isError: true, content: [{ type: 'text', text: 'the fixture was asked to fail' }] };
+    return { content: [{ type: 'text', text: `${request.params.name}: ${text}` }] };
+  });
+  server.connect(new StdioServerTransport());
+}
