@@ -3,7 +3,8 @@
 // reference server shows: a tool list read from a file on every tools/list (drift, poisoning),
 // a crash at start, a hang in the handshake, 5,000 tools, an answer larger than any limit.
 // MCP_FIXTURE_MODE: tools-file (default) | crash | hang | many | flood; MCP_FIXTURE_TOOLS: the JSON file;
-// MCP_FIXTURE_VERSION: the version the server reports.
+// MCP_FIXTURE_VERSION: the version the server reports. Calling a tool with text 'announce' sends
+// tools/list_changed; with 'fail' it answers isError.
 const { readFileSync } = require('node:fs');
 const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
 const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
@@ -19,7 +20,12 @@ if (mode === 'hang') {
   process.stdin.resume();
   setInterval(() => undefined, 60_000);
 } else {
-  const echoTool = (name) => ({ name, description: `Echoes its text argument back (${name}).`, inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } });
+  const echoTool = (name) => ({
+    name,
+    description: `Echoes its text argument back (${name}).`,
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    annotations: { destructiveHint: false },
+  });
   const tools = () => {
     if (mode === 'many') return Array.from({ length: 5000 }, (_, i) => echoTool(`tool-${i}`));
     if (mode === 'flood') return [echoTool('flood')];
@@ -30,6 +36,8 @@ if (mode === 'hang') {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     if (mode === 'flood') return { content: [{ type: 'text', text: 'x'.repeat(32 * 1024 * 1024) }] };
     const text = request.params.arguments?.text;
+    // Tells its client the tool list changed (the test rewrote the file first).
+    if (text === 'announce') await server.sendToolListChanged();
     if (text === 'fail') return { isError: true, content: [{ type: 'text', text: 'the fixture was asked to fail' }] };
     return { content: [{ type: 'text', text: `${request.params.name}: ${text}` }] };
   });

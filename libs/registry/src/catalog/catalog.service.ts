@@ -96,7 +96,7 @@ export class CatalogService implements OnModuleInit {
     for (const source of this.sources) {
       source.changes$?.subscribe(() => {
         this.sourceReloads = this.sourceReloads
-          .then(() => this.loadFrom([source]))
+          .then(() => this.loadFrom([source], true))
           .then(
             () => undefined,
             (error: unknown) => this.logger.warn({ source: source.kind, err: error }, 'reloading a changed tool source failed'),
@@ -105,11 +105,11 @@ export class CatalogService implements OnModuleInit {
     }
   }
 
-  private async loadFrom(sources: readonly ToolSource[]): Promise<PluginLoadReport> {
+  private async loadFrom(sources: readonly ToolSource[], changedOnly = false): Promise<PluginLoadReport> {
     return tracer.startActiveSpan('toolgate.registry.load', async (span) => {
       const started = performance.now();
       try {
-        const results = (await Promise.all(sources.map((source) => source.load()))).flat();
+        const results = (await Promise.all(sources.map((source) => (changedOnly ? source.loadChanged() : source.load())))).flat();
         for (const result of results) await this.record(result);
         await this.refresh();
         const touched = new Set(results.map((r) => r.dir));

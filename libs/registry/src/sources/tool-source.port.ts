@@ -13,4 +13,8 @@ export abstract class ToolSource {
   abstract load(): Promise<PluginLoadResult[]>;
   /** Emits when what the source offers changed on its own (an MCP server's `list_changed`): the catalog loads that source again. */
   readonly changes$?: Observable<void>;
+  /** What to load after `changes$` emitted; by default everything (`load`). */
+  loadChanged(): Promise<PluginLoadResult[]> {
+    return this.load();
+  }
 }

@@ -22,6 +22,8 @@ const toolgateFields = {
   /** `tenant`: each tenant calls through its own session (stdio: its own process), so server-side state never crosses tenants. */
   isolation: z.enum(['tenant', 'shared']).default('tenant'),
   enabled: z.boolean().default(true),
+  /** `auto` probes for the 2026-07-28 era and falls back to 2025-11-25; `legacy` skips the probe; a revision pins it. */
+  protocol: z.union([z.enum(['auto', 'legacy']), z.literal('2026-07-28')]).default('auto'),
 };
 
 const stringMap = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'must be a variable or header name'), z.string());
@@ -41,10 +43,6 @@ const httpServer = z.strictObject({
   ...toolgateFields,
 });
 
-const serverEntry = z.union([stdioServer, httpServer], { error: 'give either "command" (stdio) or "url" (Streamable HTTP), with their fields only' });
-
-const serversSchema = z.record(z.string().regex(NAMESPACE_PATTERN, 'server names are tool namespaces: lowercase letters, digits, . _ -, at most 128'), serverEntry);
-
 export type McpServerConfig = z.infer<typeof stdioServer> | z.infer<typeof httpServer>;
 export type McpStdioServerConfig = z.infer<typeof stdioServer>;
 
@@ -55,7 +53,44 @@ export interface NamedMcpServer {
 
 export const isStdio = (config: McpServerConfig): config is McpStdioServerConfig => 'command' in config;
 
-const toPointer = (path: PropertyKey[]) => `/mcpServers${path.length ? `/${path.map(String).join('/')}` : ''}`;
+const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * One entry, checked against the shape its own key picks (`command`: stdio, `url`: HTTP), so a typo
+ * or a bad value is named at its field rather than hidden behind "matches neither shape".
+ */
+function parseEntry(name: string, value: unknown, issues: ErrorDetail[]): McpServerConfig | undefined {
+  const at = `/mcpServers/${escapePointer(name)}`;
+  const before = issues.length;
+  if (!NAMESPACE_PATTERN.test(name)) issues.push({ path: at, message: 'server names are tool namespaces: lowercase letters, digits, . _ -, at most 128' });
+  if (!isObject(value)) {
+    issues.push({ path: at, message: 'must be an object with "command" (stdio) or "url" (Streamable HTTP)' });
+    return undefined;
+  }
+  const stdio = 'command' in value;
+  if (stdio && 'url' in value) {
+    issues.push({ path: at, message: 'give either "command" (stdio) or "url" (Streamable HTTP), not both' });
+    return undefined;
+  }
+  if (!stdio && !('url' in value)) {
+    issues.push({ path: at, message: 'give "command" (stdio) or "url" (Streamable HTTP)' });
+    return undefined;
+  }
+  const parsed = (stdio ? stdioServer : httpServer).safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const here = [at, ...issue.path.map((p) => escapePointer(String(p)))].join('/');
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) issues.push({ path: `${here}/${escapePointer(key)}`, message: `unknown field for a ${stdio ? 'stdio' : 'Streamable HTTP'} server` });
+      } else if (issue.code === 'invalid_key') {
+        issues.push({ path: here, message: issue.issues.map((i) => i.message).join('; ') });
+      } else issues.push({ path: here, message: issue.message });
+    }
+  }
+  return parsed.success && issues.length === before ? parsed.data : undefined;
+}
 
 /**
  * The `mcpServers` section of a config document, in the shape Claude Desktop and Cursor use
@@ -63,18 +98,21 @@ const toPointer = (path: PropertyKey[]) => `/mcpServers${path.length ? `/${path.
  * INVALID_CONFIG naming every offending field. `cwd` values are taken from the config file's folder.
  */
 export function parseMcpServers(raw: unknown, source: string, env: NodeJS.ProcessEnv = process.env): NamedMcpServer[] {
-  const section = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>).mcpServers : undefined;
+  const section = isObject(raw) ? raw.mcpServers : undefined;
   if (section === undefined || section === null) return [];
   const issues: ErrorDetail[] = [];
-  const interpolated = interpolateEnv(section, env, '/mcpServers', issues);
-  const parsed = serversSchema.safeParse(interpolated);
-  if (!parsed.success) issues.push(...parsed.error.issues.map((i) => ({ path: toPointer(i.path), message: i.message })));
-  if (issues.length > 0 || !parsed.success) throw new ToolgateError(ErrorCode.INVALID_CONFIG, `mcpServers in ${source} is invalid`, issues);
-  const base = resolve(source, '..');
-  return Object.entries(parsed.data).map(([name, config]) => ({
-    name,
-    config: isStdio(config) && config.cwd && !isAbsolute(config.cwd) ? { ...config, cwd: resolve(base, config.cwd) } : config,
-  }));
+  const servers: NamedMcpServer[] = [];
+  if (!isObject(section)) issues.push({ path: '/mcpServers', message: 'must be a map of server name to server' });
+  else {
+    const interpolated = interpolateEnv(section, env, '/mcpServers', issues) as Record<string, unknown>;
+    const base = resolve(source, '..');
+    for (const [name, value] of Object.entries(interpolated)) {
+      const config = parseEntry(name, value, issues);
+      if (config) servers.push({ name, config: isStdio(config) && config.cwd && !isAbsolute(config.cwd) ? { ...config, cwd: resolve(base, config.cwd) } : config });
+    }
+  }
+  if (issues.length > 0) throw new ToolgateError(ErrorCode.INVALID_CONFIG, `mcpServers in ${source} is invalid`, issues);
+  return servers;
 }
 
 /** Reads the config file's `mcpServers` (none without a file). */

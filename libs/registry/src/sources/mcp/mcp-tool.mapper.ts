@@ -75,7 +75,9 @@ export function normalizeSchema(schema: unknown): unknown {
     for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
       if (key === '$schema' && typeof value === 'string' && /draft-0[4-7]/.test(value)) continue;
       if (key === '$ref' && typeof value === 'string') out.$ref = value.replace(/^#\/definitions\//, '#/$defs/');
-      else if (key === 'definitions' && !('$defs' in (node as object))) out.$defs = visit(value, false);
+      // Instance values, not schemas: a default of {"definitions": ...} stays as the server wrote it.
+      else if (DATA_KEYWORDS.has(key)) out[key] = value;
+      else if (key === 'definitions' && !('$defs' in (node as object))) out.$defs = mapValues(value, (v) => visit(v, false));
       else out[key] = key === 'properties' || key === '$defs' ? mapValues(value, (v) => visit(v, false)) : visit(value, false);
     }
     if (root && out.type === undefined) out.type = 'object';
@@ -83,6 +85,8 @@ export function normalizeSchema(schema: unknown): unknown {
   };
   return visit(schema, true);
 }
+
+const DATA_KEYWORDS = new Set(['default', 'const', 'enum', 'examples']);
 
 const mapValues = (value: unknown, fn: (v: unknown) => unknown) =>
   value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v)])) : value;
@@ -92,17 +96,18 @@ const maxRisk = (...risks: Risk[]): Risk => risks.reduce((a, b) => (RISK_ORDER.i
 /**
  * A tool's risk from its annotations, read as the MCP spec defines their defaults (readOnlyHint
  * false, destructiveHint true): a tool that says nothing is destructive. An untrusted server's
- * read-only claim is not believed (its floor is `write`); the operator's `risk` is a floor for every server.
+ * read-only claim is not believed (its floor is `write`, also under an operator's `risk: read`); the
+ * operator's `risk` is a floor for every server.
  */
 export function riskOf(annotations: McpToolListing['annotations'], server: McpServerConfig): Risk {
   const claimed: Risk = annotations?.readOnlyHint === true ? 'read' : annotations?.destructiveHint === false ? 'write' : 'destructive';
-  const floor: Risk = server.risk ?? (server.trust === 'trusted' ? 'read' : 'write');
-  return maxRisk(claimed, floor);
+  return maxRisk(claimed, server.trust === 'trusted' ? 'read' : 'write', server.risk ?? 'read');
 }
 
 function describe(tool: McpToolListing, title: string, server: string): string {
   const text = (tool.description ?? '').trim();
-  const described = text.length >= MIN_DESCRIPTION ? text : `${text || title}${text.endsWith('.') || !text ? '' : '.'} Tool "${tool.name}" of the MCP server ${server}.`.trim();
+  const lead = text || title;
+  const described = text.length >= MIN_DESCRIPTION ? text : `${lead}${/[.!?]$/.test(lead) ? '' : '.'} Tool "${tool.name}" of the MCP server ${server}.`;
   return described.length <= MAX_DESCRIPTION ? described : `${described.slice(0, MAX_DESCRIPTION - 1)}…`;
 }
 

@@ -84,6 +84,8 @@ interface ServerEntry {
   tools: Map<string, ListedTool>;
   era?: PriorDiscovery;
   stderrTail: string;
+  /** The last error the transport reported (e.g. a message over the size limit), for the reason a connection closed. */
+  transportError?: string;
   reconnectTimer?: NodeJS.Timeout;
   backoffMs: number;
   closing: boolean;
@@ -92,6 +94,15 @@ interface ServerEntry {
 const CLIENT_INFO = { name: 'toolgate', version: '0.1.0' };
 const MAX_STDERR_TAIL = 2000;
 const MAX_BACKOFF_MS = 60_000;
+const CONNECT_CONCURRENCY = 4;
+
+/**
+ * The SDK's own stdio transport probes the protocol era on a second, short-lived process; a
+ * subclass probes in place (the SDK's documented behaviour), halving the processes a connect starts.
+ */
+class InPlaceProbeStdioTransport extends StdioClientTransport {}
+
+const NEGOTIATION = { auto: 'auto', legacy: 'legacy' } as const;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -115,6 +126,9 @@ export class McpConnections implements OnApplicationShutdown {
   /** Emits when a server's tool list changed or it came back: the MCP tool source loads again. */
   readonly changes$ = this.changed.asObservable();
   private readonly limits: McpLimits;
+  /** Each server's last load result, and the servers whose tool list changed since (see syncChanged). */
+  private readonly lastResults = new Map<string, PluginLoadResult>();
+  private readonly dirty = new Set<string>();
 
   constructor(@Inject(REGISTRY_OPTIONS) private readonly options: RegistryModuleOptions) {
     this.limits = options.mcp ?? DEFAULT_MCP_LIMITS;
@@ -131,17 +145,48 @@ export class McpConnections implements OnApplicationShutdown {
    */
   async sync(): Promise<PluginLoadResult[]> {
     const configured = await loadMcpServers(this.options.policyFile);
+    this.dirty.clear();
     const names = new Set(configured.map((s) => s.name));
     for (const [name, entry] of this.servers) {
       if (!names.has(name)) {
         this.servers.delete(name);
+        this.lastResults.delete(name);
         await this.shutdown(entry);
       }
     }
-    return Promise.all(configured.map((server) => this.syncServer(server)));
+    // A few at a time: each stdio server is a process starting up beside the plugin imports.
+    const results: PluginLoadResult[] = new Array(configured.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < configured.length; i = next++) results[i] = await this.syncServer(configured[i]);
+    };
+    await Promise.all(Array.from({ length: Math.min(CONNECT_CONCURRENCY, configured.length) }, worker));
+    return results;
   }
 
-  private async syncServer({ name, config }: NamedMcpServer): Promise<PluginLoadResult> {
+  /** After a `list_changed` or a reconnect: lists again only the servers that changed; the others keep their last result. */
+  async syncChanged(): Promise<PluginLoadResult[]> {
+    const changed = [...this.dirty];
+    this.dirty.clear();
+    for (const name of changed) {
+      const entry = this.servers.get(name);
+      if (entry) await this.syncServer({ name, config: entry.config });
+    }
+    return [...this.lastResults.values()];
+  }
+
+  private markChanged(entry: ServerEntry): void {
+    this.dirty.add(entry.name);
+    this.changed.next();
+  }
+
+  private async syncServer(server: NamedMcpServer): Promise<PluginLoadResult> {
+    const result = await this.listServer(server);
+    this.lastResults.set(server.name, result);
+    return result;
+  }
+
+  private async listServer({ name, config }: NamedMcpServer): Promise<PluginLoadResult> {
     const configKey = JSON.stringify(config);
     let entry = this.servers.get(name);
     if (entry && entry.configKey !== configKey) {
@@ -358,7 +403,10 @@ export class McpConnections implements OnApplicationShutdown {
   private async connect(entry: ServerEntry, purpose: string): Promise<Client> {
     const { config } = entry;
     const client = new Client(CLIENT_INFO, {
-      versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(5_000, this.limits.connectTimeoutMs) } },
+      versionNegotiation: {
+        mode: config.protocol === 'auto' || config.protocol === 'legacy' ? NEGOTIATION[config.protocol] : { pin: config.protocol },
+        probe: { timeoutMs: Math.min(5_000, this.limits.connectTimeoutMs) },
+      },
       ...(purpose === 'catalog'
         ? {
             listChanged: {
@@ -367,7 +415,7 @@ export class McpConnections implements OnApplicationShutdown {
                 debounceMs: 500,
                 onChanged: () => {
                   this.logger.log({ server: entry.name }, 'MCP server tool list changed');
-                  this.changed.next();
+                  this.markChanged(entry);
                 },
               },
             },
@@ -375,7 +423,7 @@ export class McpConnections implements OnApplicationShutdown {
         : {}),
     });
     const transport = isStdio(config)
-      ? new StdioClientTransport({
+      ? new InPlaceProbeStdioTransport({
           command: config.command,
           args: config.args,
           env: { ...getDefaultEnvironment(), ...config.env },
@@ -389,7 +437,10 @@ export class McpConnections implements OnApplicationShutdown {
         entry.stderrTail = (entry.stderrTail + chunk.toString('utf8')).slice(-MAX_STDERR_TAIL);
       });
     }
-    client.onerror = (error) => this.logger.debug({ server: entry.name, purpose, err: message(error) }, 'MCP transport error');
+    client.onerror = (error) => {
+      entry.transportError = message(error);
+      this.logger.debug({ server: entry.name, purpose, err: entry.transportError }, 'MCP transport error');
+    };
     await client.connect(transport, { timeout: this.limits.connectTimeoutMs, ...(entry.era ? { prior: entry.era } : {}) });
     // Later connections skip the era probe (a second process on stdio).
     const discover = client.getDiscoverResult();
@@ -407,7 +458,7 @@ export class McpConnections implements OnApplicationShutdown {
     void entry.catalog?.then((current) => {
       if (current !== client) return;
       entry.catalog = undefined;
-      this.markFailed(entry, `connection closed${entry.stderrTail ? `; stderr: ${entry.stderrTail.trim().slice(-500)}` : ''}`);
+      this.markFailed(entry, `connection closed${entry.transportError ? `: ${entry.transportError}` : ''}${entry.stderrTail ? `; stderr: ${entry.stderrTail.trim().slice(-500)}` : ''}`);
     });
   }
 
@@ -423,7 +474,7 @@ export class McpConnections implements OnApplicationShutdown {
       entry.reconnectTimer = undefined;
       if (entry.closing || this.servers.get(entry.name) !== entry) return;
       this.catalogClient(entry).then(
-        () => this.changed.next(),
+        () => this.markChanged(entry),
         (error: unknown) => this.markFailed(entry, this.typed(entry, error, 'reconnecting').message),
       );
     }, delay);
@@ -433,7 +484,7 @@ export class McpConnections implements OnApplicationShutdown {
   /** A typed error for what the SDK or the server reported, with the server's stderr when a stdio server died. */
   private typed(entry: ServerEntry, error: unknown, doing: string): ToolgateError {
     if (ToolgateError.is(error)) return error;
-    const stderr = entry.stderrTail.trim() ? ` (stderr: ${entry.stderrTail.trim().slice(-300)})` : '';
+    const stderr = `${entry.transportError ? ` (${entry.transportError})` : ''}${entry.stderrTail.trim() ? ` (stderr: ${entry.stderrTail.trim().slice(-300)})` : ''}`;
     const what = `MCP server ${entry.name}, ${doing}`;
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return new ToolgateError(ErrorCode.TIMEOUT, `${what}: no answer in time`, [], { cause: error });
     if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) return new ToolgateError(ErrorCode.TOOL_FAILED, `${what}: the connection closed${stderr}`, [], { cause: error });

@@ -17,4 +17,8 @@ export class McpToolSource extends ToolSource {
   load(): Promise<PluginLoadResult[]> {
     return this.connections.sync();
   }
+
+  override loadChanged(): Promise<PluginLoadResult[]> {
+    return this.connections.syncChanged();
+  }
 }
