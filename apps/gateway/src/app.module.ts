@@ -17,6 +17,8 @@ import { OperationLimitsPlugin } from './graphql/operation-limits.plugin';
 import { OperationLimits } from './graphql/operation-limits.service';
 import { HealthController } from './health/health.controller';
 import { loggingModule } from './logging/logging.module';
+import { McpHttpController } from './mcp/mcp-http.controller';
+import { McpServerFactory } from './mcp/mcp-server.factory';
 import { PlanningResolver } from './planning/planning.resolver';
 import { RunsResolver } from './runs/runs.resolver';
 import { graphqlContext } from './runs/subscription.context';
@@ -94,7 +96,7 @@ export class CoreModule {
   }
 }
 
-/** The HTTP server: GraphQL API and health endpoints over the core. */
+/** The HTTP server: GraphQL API, MCP at /mcp and health endpoints over the core. */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -115,7 +117,7 @@ export class AppModule {
           // GraphQL over WebSocket is GraphqlWsTransport; OperationLimitsPlugin (a provider) limits HTTP.
         }),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, McpHttpController],
       providers: [
         ToolsResolver,
         PlanningResolver,
@@ -125,6 +127,7 @@ export class AppModule {
         OperationLimits,
         OperationLimitsPlugin,
         GraphqlWsTransport,
+        McpServerFactory,
         { provide: APP_GUARD, useClass: PrincipalGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         // Depth first: class-validator walks input recursively.

@@ -8,6 +8,7 @@ import type { ErrorRequestHandler } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { type AppConfig, maskConfig } from './config/app.config';
+import { mcpBodyErrors } from './mcp/mcp-http.errors';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -43,6 +44,7 @@ export async function startServer(config: AppConfig, startedAt = performance.now
   const logger = new NestLogger('Bootstrap');
   // Before init, so it replaces Nest's 100 KB default json parser; GraphQL over WebSocket has the same limit per message.
   app.useBodyParser('json', { limit: config.gateway.TOOLGATE_MAX_BODY_BYTES });
+  app.use('/mcp', mcpBodyErrors(config.gateway.TOOLGATE_MAX_BODY_BYTES));
   app.use(bodyErrors(config.gateway.TOOLGATE_MAX_BODY_BYTES));
   app.enableShutdownHooks();
   await app.init();
@@ -61,6 +63,7 @@ export async function startServer(config: AppConfig, startedAt = performance.now
   if (localMode) {
     logger.warn('no API keys configured: serving 127.0.0.1 only, every request acts as the built-in local admin');
   }
-  logger.log({ url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/graphql`, startupMs: Math.round(performance.now() - startedAt), config: maskConfig(config) }, 'Toolgate listening');
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  logger.log({ url: `${origin}/graphql`, mcp: `${origin}/mcp`, startupMs: Math.round(performance.now() - startedAt), config: maskConfig(config) }, 'Toolgate listening');
   return app;
 }

@@ -4,6 +4,7 @@ import { registerEvalPlanCommand } from './commands/eval-plan.command';
 import { registerEvalRetrievalCommand } from './commands/eval-retrieval.command';
 import { registerExamplesImportCommand } from './commands/examples-import.command';
 import { registerExamplesListCommand } from './commands/examples-list.command';
+import { registerMcpServeCommand } from './commands/mcp-serve.command';
 import { registerMcpServersCommand } from './commands/mcp-servers.command';
 import { registerPlanCommand } from './commands/plan.command';
 import { registerPluginsListCommand } from './commands/plugins-list.command';
@@ -23,8 +24,6 @@ export function buildCli(): Command {
   registerRunCommand(program);
   const plugins = program.command('plugins').description('plugin packages');
   registerPluginsListCommand(plugins);
-  const mcp = program.command('mcp').description('MCP: the servers Toolgate imports tools from');
-  registerMcpServersCommand(mcp);
   const examples = program.command('examples').description('usage examples: queries that led to a tool, added to its index document');
   registerExamplesImportCommand(examples);
   registerExamplesListCommand(examples);
@@ -32,5 +31,8 @@ export function buildCli(): Command {
   registerEvalRetrievalCommand(evaluation);
   registerEvalPlanCommand(evaluation);
   registerEvalArgumentsCommand(evaluation);
+  const mcp = program.command('mcp').description('the Model Context Protocol: serve Toolgate to MCP clients, and the servers it imports tools from');
+  registerMcpServeCommand(mcp);
+  registerMcpServersCommand(mcp);
   return program;
 }

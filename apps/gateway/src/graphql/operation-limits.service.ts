@@ -63,7 +63,8 @@ export interface AdmissionRequest {
 export class OperationLimits {
   readonly maxDepth: number;
   readonly maxComplexity: number;
-  private readonly costContext: CostContext;
+  /** The server's settings every price is computed with (GraphQL estimators and MCP requests alike). */
+  readonly costContext: CostContext;
   private readonly limiter: PrincipalRateLimiter;
 
   constructor(
@@ -96,13 +97,18 @@ export class OperationLimits {
         extensions: { code: ErrorCode.QUERY_TOO_COMPLEX, complexity: cost, maxComplexity: this.maxComplexity },
       });
     }
-    const refused = await this.limiter.charge(this.principalKey(request.authorization, request.clientIp), cost);
+    const refused = await this.charge(request.authorization, request.clientIp, cost);
     if (refused) {
       throw new GraphQLError(`rate limit reached: retry in ${refused.retryAfterSeconds} s`, {
         extensions: { code: ErrorCode.RATE_LIMITED, retryAfterSeconds: refused.retryAfterSeconds, complexity: cost },
       });
     }
     return cost;
+  }
+
+  /** Charges `cost` to the caller's one budget (every transport spends from it); null when within it, else when to retry. */
+  charge(authorization: string | undefined, clientIp: string, cost: number): Promise<{ retryAfterSeconds: number } | null> {
+    return this.limiter.charge(this.principalKey(authorization, clientIp), cost);
   }
 
   /**

@@ -13,7 +13,8 @@ import type { Run } from '@toolgate/sdk';
 export class ExecutePlanUseCase {
   constructor(private readonly runner: PlanRunner) {}
 
-  execute(plan: Plan, principal: Principal, options: Pick<ExecuteOptions, 'signal'> = {}): Promise<Run> {
+  /** `runId` lets a transport follow the run's events while it runs (MCP progress). */
+  execute(plan: Plan, principal: Principal, options: Pick<ExecuteOptions, 'signal' | 'runId'> = {}): Promise<Run> {
     return this.runner.execute(plan, principal, options);
   }
 }

@@ -22,9 +22,10 @@ export class RunTaskUseCase {
     private readonly learning: RunLearningSubscriber,
   ) {}
 
-  async execute(task: TaskInput, principal: Principal, options: Pick<ExecuteOptions, 'signal'> = {}): Promise<Run> {
+  /** `runId` lets a transport follow the run's events while it runs (MCP progress). */
+  async execute(task: TaskInput, principal: Principal, options: Pick<ExecuteOptions, 'signal' | 'runId'> = {}): Promise<Run> {
     const { result: plan, candidates } = await this.planTask.execute(task, principal);
-    const runId = randomUUID();
+    const runId = options.runId ?? randomUUID();
     const run = await this.runner.execute(plan, principal, { ...options, runId, task, candidates, replan: (failed, feedback) => this.planner.replan(failed, feedback) }).catch((error: unknown) => {
       this.learning.forget(runId);
       throw error;

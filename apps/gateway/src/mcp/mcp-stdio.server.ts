@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { Module, Logger as NestLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AccessPolicyService, type Principal } from '@toolgate/registry';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { Logger } from 'nestjs-pino';
+import { CoreModule } from '../app.module';
+import type { AppConfig } from '../config/app.config';
+import { BOOT_OPTIONS } from '../gateway.server';
+import { startTracing } from '../tracing/tracing.bootstrap';
+import { SyncToolIndexUseCase } from '../use-cases/sync-tool-index.use-case';
+import { McpServerFactory } from './mcp-server.factory';
+
+/** The principal of `--key` or $TOOLGATE_API_KEY; in a keyed deployment a missing or unknown key names both. */
+function principalOf(access: AccessPolicyService, key: string | undefined): Principal {
+  try {
+    return access.authenticate(key);
+  } catch (error) {
+    const message = key ? 'the API key from --key / $TOOLGATE_API_KEY is unknown' : 'an API key is required: pass --key <key> or set $TOOLGATE_API_KEY';
+    throw new ToolgateError(ErrorCode.UNAUTHENTICATED, message, [{ path: key ? '--key' : '$TOOLGATE_API_KEY', message: key ? 'unknown API key' : 'missing' }], { cause: error });
+  }
+}
+
+/**
+ * `toolgate mcp serve`: the core without HTTP, serving MCP over stdin/stdout as the principal of the
+ * key, both protocol eras (the SDK pins one per connection). Stdout carries JSON-RPC only: logs go to
+ * stderr, and so does console output from anything loaded in this process. Resolves when the client
+ * closes stdin (or on SIGTERM/SIGINT), after the app has shut down.
+ */
+export async function serveMcpStdio(config: AppConfig, key: string | undefined): Promise<void> {
+  Object.assign(console, { log: console.error, info: console.error, debug: console.error, dir: console.error });
+  const tracing = startTracing(config.gateway);
+  const level = (process.env.LOG_LEVEL ?? 'warn') as AppConfig['gateway']['LOG_LEVEL'];
+  // A long-lived server (health checks, run maintenance), but one process per client: the index is synced once, below.
+  @Module({
+    imports: [CoreModule.forRoot({ ...config, gateway: { ...config.gateway, LOG_LEVEL: level } }, { logDestination: 2, indexSync: 'on-demand', longLived: true })],
+    providers: [McpServerFactory],
+  })
+  class McpStdioModule {}
+  const app = await NestFactory.createApplicationContext(McpStdioModule, BOOT_OPTIONS);
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+  await app.init();
+  const stop = async () => {
+    await app.close();
+    await tracing?.shutdown();
+  };
+  let principal: Principal;
+  try {
+    principal = principalOf(app.get(AccessPolicyService), key ?? process.env.TOOLGATE_API_KEY);
+    await app.get(SyncToolIndexUseCase).execute();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const logger = new NestLogger('Mcp');
+  const servers = app.get(McpServerFactory);
+  // One message over TOOLGATE_MAX_BODY_BYTES ends the connection (the SDK's stdio bound), as the HTTP body limit refuses it.
+  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: config.gateway.TOOLGATE_MAX_BODY_BYTES });
+  const handle = serveStdio(() => servers.create(principal), { transport, onerror: (error) => logger.warn({ err: error }, 'MCP stdio error') });
+  logger.log({ tenant: principal.tenant, subject: principal.subject }, 'serving MCP over stdio');
+  await new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  await handle.close();
+  await stop();
+}
