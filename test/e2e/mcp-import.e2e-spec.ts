@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient } from 'graphql-ws';
 import { KEYS, startTwoTenantServer, TWO_TENANT_POLICY, type TwoTenantServer } from '../security/support/two-tenants';
 import { codesOf, graphql, REPO_ROOT } from '../support/gateway-process';
 
@@ -14,6 +15,7 @@ import { codesOf, graphql, REPO_ROOT } from '../support/gateway-process';
 const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const FIXTURE = join(REPO_ROOT, 'test/support/mcp-fixture.server.js');
+const MODERN = join(REPO_ROOT, 'test/support/mcp-modern-fixture.server.js');
 
 const EXECUTE = `mutation($plan: PlanInput!) { executePlan(plan: $plan) { id status steps { id tool status output error { code message } } } }`;
 const TOOLS = `query { tools { id risk execution } }`;
@@ -122,6 +124,13 @@ mcpServers:
   fs:
     command: ${process.execPath}
     args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]
+  modern:
+    command: ${process.execPath}
+    args: [${JSON.stringify(MODERN)}]
+  modern-legacy:
+    command: ${process.execPath}
+    args: [${JSON.stringify(MODERN)}]
+    protocol: legacy
   fixture:
     command: ${process.execPath}
     args: [${JSON.stringify(FIXTURE)}]
@@ -142,6 +151,18 @@ mcpServers:
     expect(byName['everything-http']).toMatchObject({ transport: 'http', state: 'READY' });
     expect(byName.fs).toMatchObject({ state: 'READY' });
     expect(byName.fixture).toMatchObject({ state: 'READY', serverVersion: '1.0.0', toolCount: 1 });
+  });
+
+  it('speaks both protocol eras as a client: 2026-07-28 with a v2 server that offers it, 2025-11-25 when pinned to legacy', async () => {
+    const byName = Object.fromEntries((await servers()).map((s) => [s.name, s]));
+    expect(byName.modern).toMatchObject({ state: 'READY', protocolVersion: '2026-07-28', serverVersion: '2.1.0', toolCount: 1 });
+    expect(byName['modern-legacy']).toMatchObject({ state: 'READY', protocolVersion: '2025-11-25', toolCount: 1 });
+    const response = await run(KEYS.acmeAdmin, [
+      { id: 'modern', tool: 'modern/reverse', arguments: { text: 'toolgate' } },
+      { id: 'legacy', tool: 'modern-legacy/reverse', arguments: { text: 'toolgate' } },
+    ]);
+    expect(response.errors).toBeUndefined();
+    expect(response.data?.executePlan.steps.map((s) => s.output)).toEqual([{ reversed: 'etagloot' }, { reversed: 'etagloot' }]);
   });
 
   it('offers everything/echo to a principal with a grant: listed, found by search, run by executePlan', async () => {
@@ -172,6 +193,29 @@ mcpServers:
     expect(JSON.stringify(inside.data?.executePlan.steps[0].output)).toContain('the filesystem server read this file');
     const outside = await run(KEYS.acmeAdmin, [{ id: 'read', tool: 'fs/read_text_file', arguments: { path: '/etc/passwd' } }]);
     expect(outside.data?.executePlan.steps[0]).toMatchObject({ status: 'FAILED', error: { code: 'TOOL_FAILED' } });
+  });
+
+  it("turns a server's progress notifications into STEP_PROGRESS run events", async () => {
+    const response = await run(KEYS.acmeAdmin, [{ id: 'long', tool: 'everything/trigger-long-running-operation', arguments: { duration: 2, steps: 4 } }]);
+    expect(response.errors).toBeUndefined();
+    const runId = response.data?.executePlan.id as string;
+    expect(response.data?.executePlan.status).toBe('SUCCEEDED');
+    // The run is over: the subscription replays its record and completes.
+    const client = createClient({ url: server.url.replace(/^http/, 'ws'), webSocketImpl: require('ws'), connectionParams: { authorization: KEYS.acmeAdmin }, retryAttempts: 0 });
+    const events = await new Promise<{ type: string; stepId: string | null; payload: { progress?: number; total?: number } }[]>((resolve, reject) => {
+      const seen: { type: string; stepId: string | null; payload: { progress?: number; total?: number } }[] = [];
+      client.subscribe<{ runEvents: (typeof seen)[number] }>(
+        { query: 'subscription($runId: ID!) { runEvents(runId: $runId) { type stepId payload } }', variables: { runId } },
+        { next: (value) => value.data && seen.push(value.data.runEvents), error: reject, complete: () => resolve(seen) },
+      );
+    }).finally(() => client.dispose());
+    const progress = events.filter((e) => e.type === 'STEP_PROGRESS');
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress.every((e) => e.stepId === 'long' && e.payload.total === 4)).toBe(true);
+    expect(progress.map((e) => e.payload.progress)).toEqual([...progress.map((e) => e.payload.progress)].sort());
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('STEP_STARTED')).toBeLessThan(types.indexOf('STEP_PROGRESS'));
+    expect(types.lastIndexOf('STEP_PROGRESS')).toBeLessThan(types.indexOf('STEP_FINISHED'));
   });
 
   it('an analyst without a grant neither sees nor runs an MCP tool: the same answer as a tool that does not exist', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codesOf, graphql, REPO_ROOT } from '../support/gateway-process';
@@ -13,6 +13,8 @@ import { healthLatencyMs, KEYS, startTwoTenantServer, TWO_TENANT_POLICY, type Tw
 const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FIXTURE = join(REPO_ROOT, 'test/support/mcp-fixture.server.js');
 const GATEWAY_SECRET = 'gateway-only-secret-value-1234';
+/** Marks this run's hanging servers, so the count sees no process of another run. */
+const RUN_TAG = `run-${process.pid}-${Date.now()}`;
 
 const SERVERS = `query { mcpServers { name state toolCount refusedTools { path message } lastError } }`;
 const EXECUTE = `mutation($plan: PlanInput!) { executePlan(plan: $plan) { status steps { status output error { code message } } } }`;
@@ -61,7 +63,7 @@ mcpServers:
     args: [${JSON.stringify(EVERYTHING)}, stdio]
     env: { DECLARED_FOR_SERVER: "declared-value" }
   crashing:${fixture('crash')}
-  hanging:${fixture('hang')}
+  hanging:${fixture('hang', `, MCP_FIXTURE_RUN: ${RUN_TAG}`)}
   huge:${fixture('many')}
   flood:${fixture('flood')}
   schemas:${fixture('tools-file', `, MCP_FIXTURE_TOOLS: ${JSON.stringify(toolsFile)}`)}
@@ -85,6 +87,23 @@ mcpServers:
     const echo = await run([{ id: 'a', tool: 'everything/echo', arguments: { message: 'still here' } }]);
     expect(echo.errors).toBeUndefined();
     expect(echo.data?.executePlan.status).toBe('SUCCEEDED');
+  });
+
+  it('stops a server that hung in the handshake before retrying it: its processes do not pile up', async () => {
+    // Retries come after 1, 2, 4 s; by now some have run.
+    await new Promise((r) => setTimeout(r, 5_000));
+    expect((await servers()).hanging.state).toBe('FAILED');
+    const hanging = readdirSync('/proc')
+      .filter((pid) => /^\d+$/.test(pid))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`MCP_FIXTURE_RUN=${RUN_TAG}`);
+        } catch {
+          return false;
+        }
+      });
+    // At most the attempt in progress.
+    expect(hanging.length).toBeLessThanOrEqual(1);
   });
 
   it('refuses each tool whose schema is outside the subset or its bounds, naming where, and offers the rest', async () => {

@@ -16,8 +16,9 @@ if (mode === 'crash') {
   process.exit(3);
 }
 if (mode === 'hang') {
-  // Reads stdin and never answers.
+  // Reads stdin and never answers; leaves when its client goes away (stdin ends), as stdio servers must.
   process.stdin.resume();
+  process.stdin.on('end', () => process.exit(0));
   setInterval(() => undefined, 60_000);
 } else {
   const echoTool = (name) => ({

@@ -35,7 +35,7 @@ export type { ExecutionKind, ExecutionRoute, ExecutionRouteContext, ExecutionRou
 export { EXECUTION_ROUTES } from './routing/execution-routes.list';
 export { RoutingToolInvoker } from './routing/routing.tool-invoker';
 export { serverExecutionRoute } from './runtime/server.execution-route';
-export { type AttemptReport, type Invocation, type PreparedCall, ToolInvoker } from './runtime/tool-invoker.port';
+export { type AttemptReport, type Invocation, type PreparedCall, ToolInvoker, type ToolProgress } from './runtime/tool-invoker.port';
 export { type ExecuteOptions, PlanRunner } from './scheduling/plan.runner';
 export { STALE_HEARTBEATS } from './scheduling/run.lifecycle';
 export { RunMaintenance } from './scheduling/run.maintenance';

@@ -112,6 +112,12 @@ function redactEvent(event: RunEvent, read: StepReader, tools: ReadonlyMap<strin
       return { ...event, step: redactStep(event.step, read) };
     case 'ATTEMPT':
       return read({ id: event.stepId, tool: event.tool }) || !event.error ? event : { ...event, error: { ...event.error, message: WITHHELD } };
+    case 'STEP_PROGRESS': {
+      // A tool's progress message may carry what its output would; the numbers alone do not.
+      if (read({ id: event.stepId, tool: event.tool }) || event.message === undefined) return event;
+      const { message: _withheld, ...numbers } = event;
+      return numbers;
+    }
     case 'REPLANNED': {
       const failed = REPLANNED_STEP.exec(event.reason)?.[1] ?? '';
       return read({ id: failed, tool: tools.get(failed) ?? '' }) ? event : { ...event, reason: `a step failed (${WITHHELD})` };

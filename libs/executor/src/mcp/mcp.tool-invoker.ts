@@ -36,7 +36,7 @@ export function outputOf(toolId: string, { result, structured }: McpCallResult):
 
 /**
  * Calls `mcp` tools on their server through McpConnections (the tenant's session); cancellation
- * (the invocation's signal) reaches the server as `notifications/cancelled`, progress becomes span events.
+ * (the invocation's signal) reaches the server as `notifications/cancelled`, progress becomes span events and STEP_PROGRESS run events.
  */
 export class McpToolInvoker extends ToolInvoker implements ToolHealthProbe {
   constructor(private readonly connections: McpConnections) {
@@ -50,8 +50,10 @@ export class McpToolInvoker extends ToolInvoker implements ToolHealthProbe {
       tenant: invocation.principal.tenant,
       signal: invocation.signal,
       timeoutMs,
-      onProgress: (p) =>
-        invocation.span?.addEvent('toolgate.mcp.progress', { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) }),
+      onProgress: (p) => {
+        invocation.span?.addEvent('toolgate.mcp.progress', { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) });
+        invocation.onProgress?.(p);
+      },
     });
     return outputOf(invocation.toolId, answer);
   }

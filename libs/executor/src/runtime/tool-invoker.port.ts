@@ -32,6 +32,14 @@ export interface Invocation {
    * refused above it, e.g. by the health gate) is audited by the runner as one attempt.
    */
   onAttempt?: (report: AttemptReport) => void | Promise<void>;
+  /** Progress the tool reports while it runs (MCP `notifications/progress`); recorded as STEP_PROGRESS run events. */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** What `prepare` and `release` are told of the call. */

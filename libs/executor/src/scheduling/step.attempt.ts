@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Context, context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ErrorCode, type RunStep, ToolgateError, type ToolSpan } from '@toolgate/sdk';
 import { fallbackCovers, toToolgateError } from '../runtime/tool.errors';
-import { type AttemptReport, type Invocation, ToolInvoker } from '../runtime/tool-invoker.port';
+import { type AttemptReport, type Invocation, ToolInvoker, type ToolProgress } from '../runtime/tool-invoker.port';
 import { resolveArguments } from '../validation/argument.guards';
 import { PlanValidator, type ResolvedTool } from '../validation/plan.validator';
 import { now, type Outcome, type RunState, type Slot, tracer } from './run.state';
@@ -94,6 +94,7 @@ export class StepAttempt {
     const problems = this.validator.checkArguments(tool, resolved.value);
     if (problems.length > 0) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `the arguments do not match the input schema of ${tool.ref}`, problems);
     const attempts = new AttemptLog(state, entry, tool.ref);
+    const progress = new StepProgress(state, entry.id, tool.ref);
     const invocation: Invocation = {
       toolId: tool.toolId,
       version: tool.version,
@@ -108,6 +109,7 @@ export class StepAttempt {
       deadlineAt: state.deadline.at,
       span: toolSpan(span),
       onAttempt: (report) => attempts.record(report),
+      onProgress: (report) => progress.report(report),
     };
     const started = performance.now();
     let output: unknown;
@@ -115,13 +117,60 @@ export class StepAttempt {
       output = await this.invoker.invoke(invocation);
     } catch (thrown) {
       const error = toToolgateError(thrown);
+      await progress.end();
       await attempts.recordUnreported(started, error);
       throw error;
     }
+    await progress.end();
     await attempts.recordUnreported(started);
     return output;
   }
 }
+
+/**
+ * The STEP_PROGRESS events of one call: at most one per PROGRESS_INTERVAL_MS and MAX_PROGRESS_EVENTS
+ * in all (a tool may report thousands; the audit keeps a readable trace), none after the call ended.
+ */
+class StepProgress {
+  private recorded = 0;
+  private last = 0;
+  private ended = false;
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly state: RunState,
+    private readonly stepId: string,
+    private readonly tool: string,
+  ) {}
+
+  report({ progress, total, message }: ToolProgress): void {
+    const at = performance.now();
+    if (this.ended || this.recorded >= MAX_PROGRESS_EVENTS || at - this.last < PROGRESS_INTERVAL_MS || !Number.isFinite(progress)) return;
+    this.recorded++;
+    this.last = at;
+    const event = {
+      type: 'STEP_PROGRESS' as const,
+      at: now(),
+      runId: this.state.run.id,
+      stepId: this.stepId,
+      tool: this.tool,
+      progress,
+      ...(typeof total === 'number' && Number.isFinite(total) ? { total } : {}),
+      ...(typeof message === 'string' && message ? { message: message.slice(0, MAX_PROGRESS_MESSAGE) } : {}),
+    };
+    this.pending = this.pending.then(() => this.state.record(event)).catch(() => undefined);
+  }
+
+  /** Waits for what was reported, so no progress is recorded after the step's own events. */
+  end(): Promise<void> {
+    this.ended = true;
+    return this.pending;
+  }
+}
+
+const PROGRESS_INTERVAL_MS = 250;
+const MAX_PROGRESS_EVENTS = 100;
+const MAX_PROGRESS_MESSAGE = 500;
 
 /**
  * The ATTEMPT events of one call. Only the invoker layer that retries reports attempts (one report per

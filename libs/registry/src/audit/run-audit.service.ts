@@ -353,6 +353,8 @@ export class RunAuditService {
       case 'STEP_STARTED':
         await this.saveStep(tx, runId, event.stepId, { tool: event.tool, status: 'RUNNING', startedAt: at });
         break;
+      case 'STEP_PROGRESS':
+        break;
       case 'ATTEMPT': {
         await tx.getRepository(StepAttemptEntity).insert({
           runId,

@@ -70,6 +70,8 @@ export interface Run {
 export type RunEvent =
   | { type: 'RUN_STARTED'; at: string; run: Run }
   | { type: 'STEP_STARTED'; at: string; runId: string; stepId: string; tool: string }
+  /** What a running tool reports of its progress (an MCP server's notifications/progress); throttled, see StepProgress. */
+  | { type: 'STEP_PROGRESS'; at: string; runId: string; stepId: string; tool: string; progress: number; total?: number; message?: string }
   | { type: 'ATTEMPT'; at: string; runId: string; stepId: string; tool: string; attempt: number; outcome: 'SUCCEEDED' | 'FAILED'; error?: StepError; durationMs: number }
   | { type: 'STEP_FINISHED'; at: string; runId: string; step: RunStep }
   | { type: 'APPROVAL_REQUESTED'; at: string; runId: string; stepId: string; tool: string; reason: string }
@@ -83,6 +85,7 @@ export type RunEventType = RunEvent['type'];
 export const RUN_EVENT_TYPES = Object.keys({
   RUN_STARTED: 0,
   STEP_STARTED: 0,
+  STEP_PROGRESS: 0,
   ATTEMPT: 0,
   STEP_FINISHED: 0,
   APPROVAL_REQUESTED: 0,

@@ -49,6 +49,8 @@ export function progressLine(event: RunEvent): string | null {
       return `run ${event.run.id} started: ${event.run.steps.length} step(s)`;
     case 'STEP_STARTED':
       return `${event.stepId} ${event.tool} RUNNING`;
+    case 'STEP_PROGRESS':
+      return `${event.stepId} ${event.tool} ${event.progress}${event.total !== undefined ? `/${event.total}` : ''}${event.message ? ` ${event.message}` : ''}`;
     case 'ATTEMPT':
       return event.outcome === 'FAILED'
         ? `${event.stepId} ${event.tool} attempt ${event.attempt} FAILED ${ms(event.durationMs)}${event.error ? ` ${event.error.code}: ${event.error.message}` : ''}`

@@ -208,7 +208,10 @@ export class McpConnections implements OnApplicationShutdown {
       const listing = await client.listTools(undefined, { timeout: this.limits.connectTimeoutMs, cacheMode: 'bypass' });
       return this.loaded(entry, client, listing.tools as unknown as McpToolListing[]);
     } catch (error) {
+      // A connection that answered the handshake but not the listing is closed before the retry opens another.
+      const stale = entry.catalog;
       entry.catalog = undefined;
+      void stale?.then((client) => client.close()).catch(() => undefined);
       const typed = this.typed(entry, error, 'connecting and listing tools');
       this.markFailed(entry, typed.message);
       return this.failure(entry, typed);
@@ -441,7 +444,13 @@ export class McpConnections implements OnApplicationShutdown {
       entry.transportError = message(error);
       this.logger.debug({ server: entry.name, purpose, err: entry.transportError }, 'MCP transport error');
     };
-    await client.connect(transport, { timeout: this.limits.connectTimeoutMs, ...(entry.era ? { prior: entry.era } : {}) });
+    try {
+      await client.connect(transport, { timeout: this.limits.connectTimeoutMs, ...(entry.era ? { prior: entry.era } : {}) });
+    } catch (error) {
+      // A server that hung or failed in the handshake is stopped, not left running beside its retry.
+      await transport.close().catch(() => undefined);
+      throw error;
+    }
     // Later connections skip the era probe (a second process on stdio).
     const discover = client.getDiscoverResult();
     entry.era ??= discover ? { kind: 'modern', discover } : { kind: 'legacy' };
