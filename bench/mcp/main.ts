@@ -66,7 +66,13 @@ function percentile(sorted: number[], p: number): number {
 function summary(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { n: samples.length, p50Ms: round(percentile(sorted, 50)), p95Ms: round(percentile(sorted, 95)), p99Ms: round(percentile(sorted, 99)), meanMs: round(samples.reduce((a, b) => a + b, 0) / samples.length) };
+  return {
+    n: samples.length,
+    p50Ms: round(percentile(sorted, 50)),
+    p95Ms: round(percentile(sorted, 95)),
+    p99Ms: round(percentile(sorted, 99)),
+    meanMs: round(samples.reduce((a, b) => a + b, 0) / samples.length),
+  };
 }
 
 async function connect(url: string, key?: string): Promise<Client> {
