@@ -1,7 +1,7 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { CatalogService } from '@toolgate/registry';
 import { BehaviorSubject, type Observable } from 'rxjs';
-import { linkedSignal } from '../resilience/linked-signal.util';
+import { linkedSignal, unboundedListeners } from '../resilience/linked-signal.util';
 import { DEFAULT_HEALTH_OPTIONS, type HealthOptions } from '../resilience/resilience.config';
 import { untilAborted } from '../runtime/tool.errors';
 import type { ToolHealthProbe } from './tool-health.probe';
@@ -36,7 +36,8 @@ export class HealthMonitor implements OnApplicationShutdown {
   readonly unhealthy$: Observable<ReadonlySet<string>> = this.unhealthy.asObservable();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<ToolHealth[]> | undefined;
-  private readonly stopping = new AbortController();
+  /** Every check in flight listens on it (each removes its listener when done): as many as there are tool versions. */
+  private readonly stopping = unboundedListeners(new AbortController());
 
   constructor(
     private readonly targets: HealthTargets,

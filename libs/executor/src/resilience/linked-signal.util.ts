@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /**
  * An AbortSignal that fires when any source does, optionally after `timeoutMs` (reason: a TimeoutError
  * DOMException). `dispose` clears the timer and detaches from long-lived sources, which AbortSignal.any
@@ -23,4 +25,13 @@ export function linkedSignal(sources: AbortSignal[], timeoutMs?: number): { sign
       for (const remove of detach) remove();
     },
   };
+}
+
+/**
+ * A controller whose signal many calls link to at once (see linkedSignal): Node warns past 10
+ * listeners on one signal, which here is the normal load, not a leak.
+ */
+export function unboundedListeners(controller: AbortController): AbortController {
+  setMaxListeners(0, controller.signal);
+  return controller;
 }

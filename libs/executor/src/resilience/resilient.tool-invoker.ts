@@ -25,7 +25,7 @@ import { abortError, stepErrorOf, toToolgateError } from '../runtime/tool.errors
 import { type Invocation, type PreparedCall, ToolInvoker } from '../runtime/tool-invoker.port';
 import { AdaptiveBreaker, type BreakerMode } from './adaptive.breaker';
 import { isToolFault, isTransient, provesNotStarted } from './failure.classifier';
-import { linkedSignal } from './linked-signal.util';
+import { linkedSignal, unboundedListeners } from './linked-signal.util';
 import { DEFAULT_RESILIENCE_OPTIONS, type ResilienceOptions } from './resilience.config';
 
 export type BreakerStateName = 'CLOSED' | 'OPEN' | 'HALF_OPEN';
@@ -152,7 +152,8 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
   private readonly logger = new Logger('Resilience');
   private readonly policies = new Map<string, ToolPolicy>();
   private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly shutdown = new AbortController();
+  /** Every call in flight listens on it (each removes its listener when done). */
+  private readonly shutdown = unboundedListeners(new AbortController());
   private closing = false;
   private readonly changed = new Subject<BreakerChange>();
   /** Emits whenever a tenant's breaker, or a version's shared state, changes. */
