@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +88,8 @@ describe('MCP servers as a tool source (Toolgate as an MCP client)', () => {
   let server: TwoTenantServer;
   let httpEverything: ChildProcess;
   let toolsFile: string;
+  let slowTools: string;
+  let cancelledFile: string;
   let sandbox: string;
 
   const run = async (key: string, steps: unknown[]) => {
@@ -111,6 +113,9 @@ describe('MCP servers as a tool source (Toolgate as an MCP client)', () => {
     const work = mkdtempSync(join(tmpdir(), 'toolgate-mcp-'));
     toolsFile = join(work, 'fixture-tools.json');
     writeFileSync(toolsFile, JSON.stringify([shoutTool('Repeats the text it is given, loudly and clearly.')]));
+    slowTools = join(work, 'slow-tools.json');
+    writeFileSync(slowTools, JSON.stringify([{ ...shoutTool('Repeats the text it is given, slowly when asked to wait.'), annotations: { destructiveHint: false } }]));
+    cancelledFile = join(work, 'cancelled.txt');
     sandbox = join(work, 'sandbox');
     mkdirSync(sandbox);
     writeFileSync(join(sandbox, 'notes.txt'), 'the filesystem server read this file');
@@ -124,6 +129,11 @@ mcpServers:
   fs:
     command: ${process.execPath}
     args: [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(sandbox)}]
+  slow:
+    command: ${process.execPath}
+    args: [${JSON.stringify(FIXTURE)}]
+    env: { MCP_FIXTURE_TOOLS: ${JSON.stringify(slowTools)}, MCP_FIXTURE_CANCELLED_FILE: ${JSON.stringify(cancelledFile)} }
+    timeoutMs: 1500
   modern:
     command: ${process.execPath}
     args: [${JSON.stringify(MODERN)}]
@@ -216,6 +226,14 @@ mcpServers:
     const types = events.map((e) => e.type);
     expect(types.indexOf('STEP_STARTED')).toBeLessThan(types.indexOf('STEP_PROGRESS'));
     expect(types.lastIndexOf('STEP_PROGRESS')).toBeLessThan(types.indexOf('STEP_FINISHED'));
+  });
+
+  it('a call past its timeout is cancelled on the server too (notifications/cancelled)', async () => {
+    const response = await run(KEYS.acmeAdmin, [{ id: 'a', tool: 'slow/shout', arguments: { text: 'wait' } }]);
+    expect(response.data?.executePlan.steps[0]).toMatchObject({ status: 'FAILED', error: { code: 'TIMEOUT' } });
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(cancelledFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(readFileSync(cancelledFile, 'utf8')).toBe('cancelled shout');
   });
 
   it('an analyst without a grant neither sees nor runs an MCP tool: the same answer as a tool that does not exist', async () => {

@@ -4,8 +4,9 @@
 // a crash at start, a hang in the handshake, 5,000 tools, an answer larger than any limit.
 // MCP_FIXTURE_MODE: tools-file (default) | crash | hang | many | flood; MCP_FIXTURE_TOOLS: the JSON file;
 // MCP_FIXTURE_VERSION: the version the server reports. Calling a tool with text 'announce' sends
-// tools/list_changed; with 'fail' it answers isError.
-const { readFileSync } = require('node:fs');
+// tools/list_changed; with 'fail' it answers isError; with 'wait' it waits for its cancellation and
+// writes MCP_FIXTURE_CANCELLED_FILE when told.
+const { readFileSync, writeFileSync } = require('node:fs');
 const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
 const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
 const { CallToolRequestSchema, ListToolsRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
@@ -34,9 +35,21 @@ if (mode === 'hang') {
   };
   const server = new Server({ name: 'fixture', version: process.env.MCP_FIXTURE_VERSION ?? '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools() }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     if (mode === 'flood') return { content: [{ type: 'text', text: 'x'.repeat(32 * 1024 * 1024) }] };
     const text = request.params.arguments?.text;
+    if (text === 'wait') {
+      // Waits until its client cancels the request (notifications/cancelled), and notes that it was told.
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, 60_000);
+        extra.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          writeFileSync(process.env.MCP_FIXTURE_CANCELLED_FILE, `cancelled ${request.params.name}`);
+          resolve();
+        });
+      });
+      return { content: [{ type: 'text', text: 'waited' }] };
+    }
     // Tells its client the tool list changed (the test rewrote the file first).
     if (text === 'announce') await server.sendToolListChanged();
     if (text === 'fail') return { isError: true, content: [{ type: 'text', text: 'the fixture was asked to fail' }] };
