@@ -13,6 +13,9 @@ import { healthLatencyMs, KEYS, startTwoTenantServer, TWO_TENANT_POLICY, type Tw
 const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FIXTURE = join(REPO_ROOT, 'test/support/mcp-fixture.server.js');
 const GATEWAY_SECRET = 'gateway-only-secret-value-1234';
+const URL_PASSWORD = 'url-password-7f3a9c';
+const QUERY_TOKEN = 'query-token-51be0d2a';
+const HEADER_TOKEN = 'header-token-c0ffee99';
 /** Marks this run's hanging servers, so the count sees no process of another run. */
 const RUN_TAG = `run-${process.pid}-${Date.now()}`;
 
@@ -62,6 +65,9 @@ mcpServers:
     command: ${process.execPath}
     args: [${JSON.stringify(EVERYTHING)}, stdio]
     env: { DECLARED_FOR_SERVER: "declared-value" }
+  leaky:
+    url: http://127.0.0.1:9/mcp?api_key=${QUERY_TOKEN}&session=${URL_PASSWORD}
+    headers: { Authorization: "Bearer ${HEADER_TOKEN}" }
   crashing:${fixture('crash')}
   hanging:${fixture('hang', `, MCP_FIXTURE_RUN: ${RUN_TAG}`)}
   huge:${fixture('many')}
@@ -87,6 +93,14 @@ mcpServers:
     const echo = await run([{ id: 'a', tool: 'everything/echo', arguments: { message: 'still here' } }]);
     expect(echo.errors).toBeUndefined();
     expect(echo.data?.executePlan.status).toBe('SUCCEEDED');
+  });
+
+  it("never shows a server's secrets (query tokens, header value) in its status, errors or logs", async () => {
+    const leaky = (await servers()).leaky;
+    expect(leaky.state).toBe('FAILED');
+    expect(leaky.lastError).toBeTruthy();
+    const seen = `${JSON.stringify(await servers())}\n${server.gateway.logs()}`;
+    for (const secret of [URL_PASSWORD, QUERY_TOKEN, HEADER_TOKEN]) expect(seen).not.toContain(secret);
   });
 
   it('stops a server that hung in the handshake before retrying it: its processes do not pile up', async () => {

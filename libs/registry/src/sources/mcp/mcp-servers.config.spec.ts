@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
-import { describeTarget, loadMcpServers, type McpServerConfig, parseMcpServers } from './mcp-servers.config';
+import { describeTarget, loadMcpServers, type McpServerConfig, parseMcpServers, scrubSecrets, secretsOf } from './mcp-servers.config';
 
 const CONFIG_FILE = '/etc/toolgate/toolgate.config.yaml';
 const defaults = { trust: 'untrusted', timeoutMs: 30_000, maxConcurrency: 8, retries: 1, isolation: 'tenant', enabled: true, protocol: 'auto' };
@@ -74,7 +74,7 @@ describe('parseMcpServers', () => {
   it('keeps secrets out of the error it reports', () => {
     let error: unknown;
     try {
-      parse({ web: { url: 'ftp://user:url-secret@h.example/mcp', headers: { Authorization: 'Bearer header-secret', 'Bad Header': 'other-secret' } } });
+      parse({ web: { url: 'ftp://h.example/mcp?token=url-secret', headers: { Authorization: 'Bearer header-secret', 'Bad Header': 'other-secret' } } });
     } catch (caught) {
       error = caught;
     }
@@ -134,9 +134,22 @@ describe('describeTarget', () => {
     expect(describeTarget(parse({ fs: { command: 'node' } })[0].config)).toBe('stdio: node');
   });
 
-  it('shows an HTTP origin and path, never credentials, query, fragment or headers', () => {
-    const shown = describeTarget(http('https://user:url-secret@mcp.example.com:8443/v1/mcp?token=query-secret#frag-secret'));
+  it('shows an HTTP origin and path, never query, fragment or headers', () => {
+    const shown = describeTarget(http('https://mcp.example.com:8443/v1/mcp?token=query-secret#frag-secret'));
     expect(shown).toBe('http: https://mcp.example.com:8443/v1/mcp');
     expect(shown).not.toMatch(/secret|user/);
+  });
+});
+
+describe('secretsOf / scrubSecrets', () => {
+  it('finds header and env values, URL credentials and query values, and replaces each wherever it appears', () => {
+    const [http] = parse({ web: { url: 'http://127.0.0.1:9/mcp?token=q-secret-123&pw=pa55word-x', headers: { Authorization: 'Bearer h-secret-456' } } });
+    const [stdio] = parse({ local: { command: 'node', env: { API_KEY: 'e-secret-789', SHORT: 'ab' } } });
+    const text = 'GET http://127.0.0.1:9/mcp?token=q-secret-123&pw=pa55word-x with h-secret-456 failed; env e-secret-789; ab stays';
+    expect(scrubSecrets(scrubSecrets(text, secretsOf(http.config)), secretsOf(stdio.config))).toBe('GET http://127.0.0.1:9/mcp?token=***&pw=*** with *** failed; env ***; ab stays');
+  });
+
+  it('refuses credentials in a URL, which fetch cannot send and would echo', () => {
+    expect(invalid({ web: { url: 'http://ops:pa55word-x@127.0.0.1:9/mcp' } })).toEqual([{ path: '/mcpServers/web/url', message: expect.stringContaining('must not carry credentials') }]);
   });
 });

@@ -38,7 +38,10 @@ const stdioServer = z.strictObject({
 });
 
 const httpServer = z.strictObject({
-  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
+  url: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    // fetch refuses such a URL (and would echo it, credentials included, in its error).
+    .refine((url) => !/^[a-z]+:\/\/[^/]*@/i.test(url), 'must not carry credentials (user:password@): send them in headers, e.g. Authorization'),
   headers: stringMap.default({}),
   ...toolgateFields,
 });
@@ -133,4 +136,21 @@ export function describeTarget(config: McpServerConfig): string {
   if (isStdio(config)) return `stdio: ${config.command}${config.args.length ? ` (${config.args.length} args)` : ''}`;
   const url = new URL(config.url);
   return `http: ${url.origin}${url.pathname}`;
+}
+
+/** The values of a server's config that may be secrets: header and env values, URL credentials and query values. */
+export function secretsOf(config: McpServerConfig): string[] {
+  const values = isStdio(config) ? Object.values(config.env) : Object.values(config.headers);
+  if (!isStdio(config)) {
+    const url = new URL(config.url);
+    values.push(decodeURIComponent(url.username), decodeURIComponent(url.password), ...url.searchParams.values());
+    // "Bearer <token>" shows up split as well as whole.
+    for (const header of Object.values(config.headers)) values.push(...header.split(/\s+/));
+  }
+  return [...new Set(values.filter((v) => v.length >= 6))].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every secret of the server replaced, for errors, logs and status that operators and callers read. */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((out, secret) => out.split(secret).join('***'), text);
 }

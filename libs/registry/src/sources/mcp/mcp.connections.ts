@@ -8,7 +8,7 @@ import semver from 'semver';
 import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../../registry.module-definition';
 import type { PluginLoadResult } from '../npm/plugin.loader';
 import { boundedFetch } from './bounded.fetch';
-import { describeTarget, isStdio, loadMcpServers, type McpServerConfig, type NamedMcpServer } from './mcp-servers.config';
+import { describeTarget, isStdio, loadMcpServers, type McpServerConfig, type NamedMcpServer, scrubSecrets, secretsOf } from './mcp-servers.config';
 import { type McpToolListing, mapMcpTool } from './mcp-tool.mapper';
 
 export interface McpLimits {
@@ -474,8 +474,8 @@ export class McpConnections implements OnApplicationShutdown {
   /** FAILED with the reason, and a reconnect later (backoff doubling to a minute); a reconnect that lists tools reloads the source. */
   private markFailed(entry: ServerEntry, reason: string): void {
     entry.status.state = 'FAILED';
-    entry.status.lastError = reason;
-    this.logger.warn({ server: entry.name, reason, retryInMs: entry.backoffMs }, 'MCP server unavailable');
+    entry.status.lastError = scrubSecrets(reason, secretsOf(entry.config));
+    this.logger.warn({ server: entry.name, reason: entry.status.lastError, retryInMs: entry.backoffMs }, 'MCP server unavailable');
     if (entry.reconnectTimer || entry.closing) return;
     const delay = entry.backoffMs;
     entry.backoffMs = Math.min(MAX_BACKOFF_MS, entry.backoffMs * 2);
@@ -490,8 +490,17 @@ export class McpConnections implements OnApplicationShutdown {
     entry.reconnectTimer.unref();
   }
 
-  /** A typed error for what the SDK or the server reported, with the server's stderr when a stdio server died. */
+  /**
+   * A typed error for what the SDK or the server reported, with the server's stderr when a stdio
+   * server died; the server's secrets (header and env values, URL credentials) never appear in it.
+   */
   private typed(entry: ServerEntry, error: unknown, doing: string): ToolgateError {
+    const typed = this.describe(entry, error, doing);
+    const scrubbed = scrubSecrets(typed.message, secretsOf(entry.config));
+    return scrubbed === typed.message ? typed : new ToolgateError(typed.code, scrubbed, typed.details);
+  }
+
+  private describe(entry: ServerEntry, error: unknown, doing: string): ToolgateError {
     if (ToolgateError.is(error)) return error;
     const stderr = `${entry.transportError ? ` (${entry.transportError})` : ''}${entry.stderrTail.trim() ? ` (stderr: ${entry.stderrTail.trim().slice(-300)})` : ''}`;
     const what = `MCP server ${entry.name}, ${doing}`;
