@@ -3,7 +3,8 @@
  * reference server (server-everything) over Streamable HTTP, the built gateway importing it, and the
  * official v1 SDK client on both sides.
  * - call: `call_tool {id: everything/echo}` on Toolgate's /mcp vs `echo` on the server's own /mcp
- *   (same client, sequential, after a warm-up); ratios at p50 and p95, and the added milliseconds.
+ *   (same client, sequential, after a warm-up); ratios at p50 and p95, and the added milliseconds;
+ *   the same call as a GraphQL `executePlan` shows how much of it is the MCP front.
  * - search: `search_tools` over MCP vs `searchTools` over GraphQL, same queries.
  * Prints one JSON object and keeps it in bench/mcp/results/. Usage: npm run bench:mcp [-- --calls 300]
  */
@@ -152,13 +153,29 @@ mcpServers:
       const result = (await viaToolgate.callTool({ name: 'call_tool', arguments: { id: 'everything/echo', arguments: { message: `m${i}` } } })) as { isError?: boolean; content?: unknown };
       assertOk(result, 'call_tool');
     };
+    // The same call as a GraphQL executePlan: splits Toolgate's share into its MCP front and its executor.
+    const graphqlCall = async (i: number) => {
+      const response = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+        body: JSON.stringify({
+          query: 'mutation($a: JSON!) { executePlan(plan: { steps: [{ id: "call", tool: "everything/echo", arguments: $a }] }) { status } }',
+          variables: { a: { message: `m${i}` } },
+        }),
+      });
+      const body = (await response.json()) as { errors?: unknown; data?: { executePlan: { status: string } } };
+      if (body.errors || body.data?.executePlan.status !== 'SUCCEEDED') throw new Error(`executePlan failed: ${JSON.stringify(body).slice(0, 300)}`);
+    };
     await timed(WARMUP, directCall);
     await timed(WARMUP, gatewayCall);
+    await timed(WARMUP, graphqlCall);
     // Interleaved halves, so a slow phase of the machine falls on both sides.
     const directSamples = [...(await timed(CALLS / 2, directCall))];
     const gatewaySamples = [...(await timed(CALLS / 2, gatewayCall))];
+    const graphqlCallSamples = [...(await timed(CALLS / 2, graphqlCall))];
     directSamples.push(...(await timed(CALLS / 2, directCall)));
     gatewaySamples.push(...(await timed(CALLS / 2, gatewayCall)));
+    graphqlCallSamples.push(...(await timed(CALLS / 2, graphqlCall)));
 
     const graphqlSearch = async (i: number) => {
       const response = await fetch(`${base}/graphql`, {
@@ -182,7 +199,7 @@ mcpServers:
     await direct.close();
     await viaToolgate.close();
 
-    const call = { direct: summary(directSamples), viaToolgate: summary(gatewaySamples) };
+    const call = { direct: summary(directSamples), viaToolgate: summary(gatewaySamples), executePlanOverGraphql: summary(graphqlCallSamples) };
     const search = { graphql: summary(graphqlSamples), mcp: summary(mcpSamples) };
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     const result = {
