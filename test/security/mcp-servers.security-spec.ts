@@ -71,6 +71,7 @@ mcpServers:
   crashing:${fixture('crash')}
   hanging:${fixture('hang', `, MCP_FIXTURE_RUN: ${RUN_TAG}`)}
   huge:${fixture('many')}
+  endless:${fixture('endless')}
   flood:${fixture('flood')}
   schemas:${fixture('tools-file', `, MCP_FIXTURE_TOOLS: ${JSON.stringify(toolsFile)}`)}
   announcer:${fixture('tools-file', `, MCP_FIXTURE_TOOLS: ${JSON.stringify(toolsFile)}`)}
@@ -89,6 +90,7 @@ mcpServers:
     expect(byName.crashing).toMatchObject({ state: 'FAILED', lastError: expect.stringContaining('cannot open its database') });
     expect(byName.hanging).toMatchObject({ state: 'FAILED', lastError: expect.stringMatching(/no answer in time|timed out/i) });
     expect(byName.huge).toMatchObject({ state: 'FAILED', toolCount: 0, lastError: expect.stringContaining('5000 tools') });
+    expect(byName.endless).toMatchObject({ state: 'FAILED', toolCount: 0, lastError: expect.stringMatching(/pagination did not terminate/) });
     expect(await healthLatencyMs(server.url)).toBeLessThan(1000);
     const echo = await run([{ id: 'a', tool: 'everything/echo', arguments: { message: 'still here' } }]);
     expect(echo.errors).toBeUndefined();

@@ -2,7 +2,8 @@
 // An MCP server on the official SDK (v1, stdio) whose behaviour a test chooses, for the cases no
 // reference server shows: a tool list read from a file on every tools/list (drift, poisoning),
 // a crash at start, a hang in the handshake, 5,000 tools, an answer larger than any limit.
-// MCP_FIXTURE_MODE: tools-file (default) | crash | hang | many | flood; MCP_FIXTURE_TOOLS: the JSON file;
+// MCP_FIXTURE_MODE: tools-file (default) | crash | hang | many | flood | endless (a tools/list whose
+// nextCursor never ends); MCP_FIXTURE_TOOLS: the JSON file;
 // MCP_FIXTURE_VERSION: the version the server reports. Calling a tool with text 'announce' sends
 // tools/list_changed; with 'fail' it answers isError; with 'wait' it waits for its cancellation and
 // writes MCP_FIXTURE_CANCELLED_FILE when told.
@@ -30,11 +31,17 @@ if (mode === 'hang') {
   });
   const tools = () => {
     if (mode === 'many') return Array.from({ length: 5000 }, (_, i) => echoTool(`tool-${i}`));
-    if (mode === 'flood') return [echoTool('flood')];
+    if (mode === 'flood' || mode === 'endless') return [echoTool(mode)];
     return JSON.parse(readFileSync(process.env.MCP_FIXTURE_TOOLS, 'utf8'));
   };
   const server = new Server({ name: 'fixture', version: process.env.MCP_FIXTURE_VERSION ?? '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools() }));
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    if (mode === 'endless') {
+      const page = Number(request.params?.cursor ?? 0);
+      return { tools: [echoTool(`page-${page}`)], nextCursor: String(page + 1) };
+    }
+    return { tools: tools() };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     if (mode === 'flood') return { content: [{ type: 'text', text: 'x'.repeat(32 * 1024 * 1024) }] };
     const text = request.params.arguments?.text;

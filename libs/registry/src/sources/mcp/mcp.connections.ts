@@ -95,6 +95,11 @@ const CLIENT_INFO = { name: 'toolgate', version: '0.1.0' };
 const MAX_STDERR_TAIL = 2000;
 const MAX_BACKOFF_MS = 60_000;
 const CONNECT_CONCURRENCY = 4;
+/**
+ * Pages of one tools/list walk: with each message bounded, the walk holds at most this many of them
+ * (a server whose cursor never ends is FAILED, not followed forever).
+ */
+const MAX_LIST_PAGES = 16;
 
 /**
  * The SDK's own stdio transport probes the protocol era on a second, short-lived process; a
@@ -406,6 +411,7 @@ export class McpConnections implements OnApplicationShutdown {
   private async connect(entry: ServerEntry, purpose: string): Promise<Client> {
     const { config } = entry;
     const client = new Client(CLIENT_INFO, {
+      listMaxPages: MAX_LIST_PAGES,
       versionNegotiation: {
         mode: config.protocol === 'auto' || config.protocol === 'legacy' ? NEGOTIATION[config.protocol] : { pin: config.protocol },
         probe: { timeoutMs: Math.min(5_000, this.limits.connectTimeoutMs) },
