@@ -15,6 +15,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { percentile } from '@toolgate/retrieval/evaluation';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const KEY = 'bench-mcp-key-000000001';
@@ -58,10 +59,6 @@ async function until(check: () => Promise<boolean>, what: string, ms = 120_000):
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`${what} not ready after ${ms} ms`);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 function summary(samples: number[]) {

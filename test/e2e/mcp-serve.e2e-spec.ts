@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { BM25_ONLY, graphql, REPO_ROOT, type RunningGateway, runCli, startGateway } from '../support/gateway-process';
-import { CLIENT_KINDS, type ClientKind, connectHttp, connectStdio, type McpTestClient, mcpUrlOf, textJson } from '../support/mcp-clients';
+import { CLIENT_KINDS, type ClientKind, clientTracker, connectHttp, connectStdio, type McpTestClient, mcpUrlOf, textJson } from '../support/mcp-clients';
 import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
 
 /**
@@ -65,19 +65,14 @@ describe('Toolgate as an MCP server', () => {
   /** What an MCP client config gives the command: nothing of this process's environment but PATH and HOME. */
   const stdioEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? work, LOG_LEVEL: 'warn', ...env('stdio-data') };
   let gateway: RunningGateway;
-  const clients: McpTestClient[] = [];
-  const open = async (client: Promise<McpTestClient>) => {
-    const opened = await client;
-    clients.push(opened);
-    return opened;
-  };
+  const { open, closeAll } = clientTracker();
 
   beforeAll(async () => {
     gateway = await startGateway({ ...env('http-data'), HOST: '127.0.0.1' });
   });
 
   afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+    await closeAll();
   });
 
   afterAll(async () => {

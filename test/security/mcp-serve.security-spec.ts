@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { graphql } from '../support/gateway-process';
-import { connectHttp, type McpTestClient, mcpUrlOf, type ToolResult } from '../support/mcp-clients';
+import { clientTracker, connectHttp, mcpUrlOf, type ToolResult } from '../support/mcp-clients';
 import { pluginPackage, toolSource, writePlugin } from '../support/plugin-fixtures';
 import { healthLatencyMs, KEYS, startTwoTenantServer, TWO_TENANT_POLICY, type TwoTenantServer } from './support/two-tenants';
 
@@ -64,12 +64,7 @@ describe('MCP endpoint: tenancy, authentication and bad clients', () => {
   let mcpUrl: string;
   const plugins = mkdtempSync(join(tmpdir(), 'toolgate-mcp-security-'));
   writePlugin(plugins, { folder: 'vault', packageJson: pluginPackage('@fixtures/vault', '1.0.0'), entry: VAULT });
-  const clients: McpTestClient[] = [];
-  const open = async (client: Promise<McpTestClient>) => {
-    const opened = await client;
-    clients.push(opened);
-    return opened;
-  };
+  const { open, closeAll } = clientTracker();
 
   beforeAll(async () => {
     server = await startTwoTenantServer({}, { extraPluginDirs: [plugins], policy: POLICY });
@@ -77,7 +72,7 @@ describe('MCP endpoint: tenancy, authentication and bad clients', () => {
   });
 
   afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+    await closeAll();
   });
 
   afterAll(async () => {

@@ -87,3 +87,18 @@ export const mcpUrlOf = (graphqlUrl: string) => graphqlUrl.replace(/\/graphql$/,
 
 /** The JSON text block a meta-tool result carries for older clients: it must equal structuredContent. */
 export const textJson = (result: ToolResult): unknown => JSON.parse(result.content[result.content.length - 1]?.text ?? 'null');
+
+/** The clients a spec opens with `open`, all closed by `closeAll` (its afterEach). */
+export function clientTracker(): { open: (client: Promise<McpTestClient>) => Promise<McpTestClient>; closeAll: () => Promise<void> } {
+  const clients: McpTestClient[] = [];
+  return {
+    open: async (client) => {
+      const opened = await client;
+      clients.push(opened);
+      return opened;
+    },
+    closeAll: async () => {
+      await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+    },
+  };
+}

@@ -1,15 +1,9 @@
 import type { McpCallResult, McpConnections } from '@toolgate/registry';
-import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { ErrorCode, parseToolRef, ToolgateError } from '@toolgate/sdk';
 import type { HealthVerdict, ToolHealthProbe } from '../health/tool-health.probe';
 import { type Invocation, ToolInvoker } from '../runtime/tool-invoker.port';
 
 const MAX_ERROR_TEXT = 500;
-
-/** `server/tool` → the server's name and the tool's catalog name. */
-function split(toolId: string): { server: string; tool: string } {
-  const slash = toolId.indexOf('/');
-  return { server: toolId.slice(0, slash), tool: toolId.slice(slash + 1) };
-}
 
 const textOf = (content: unknown[] | undefined): string =>
   (content ?? []).flatMap((block) => (block && typeof block === 'object' && (block as { type?: unknown }).type === 'text' ? [String((block as { text?: unknown }).text ?? '')] : [])).join('\n');
@@ -44,7 +38,8 @@ export class McpToolInvoker extends ToolInvoker implements ToolHealthProbe {
   }
 
   async invoke(invocation: Invocation): Promise<unknown> {
-    const { server, tool } = split(invocation.toolId);
+    // An MCP tool's namespace is its server's name.
+    const { namespace: server = '', name: tool } = parseToolRef(invocation.toolId);
     const timeoutMs = invocation.deadlineAt ? Math.max(1, invocation.deadlineAt - Date.now()) : 3_600_000;
     const answer = await this.connections.call(server, tool, invocation.arguments, {
       tenant: invocation.principal.tenant,
@@ -59,6 +54,6 @@ export class McpToolInvoker extends ToolInvoker implements ToolHealthProbe {
   }
 
   check(toolId: string, _version: string, signal: AbortSignal): Promise<HealthVerdict | undefined> {
-    return this.connections.ping(split(toolId).server, signal);
+    return this.connections.ping(parseToolRef(toolId).namespace ?? '', signal);
   }
 }

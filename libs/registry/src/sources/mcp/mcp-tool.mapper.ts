@@ -137,9 +137,10 @@ export function mapMcpTool(tool: McpToolListing, server: string, config: McpServ
     outputSchema: tool.outputSchema === undefined ? CONTENT_OUTPUT_SCHEMA : (normalizeSchema(tool.outputSchema) as JsonSchema),
     examples: [],
     permissions: {
-      scopes: [`mcp:${server.replace(/[^a-z0-9_*.-]/g, '_')}`],
+      // Server names are namespaces, whose characters a scope segment allows.
+      scopes: [`mcp:${server}`],
       risk,
-      ...((config.requiresApproval ?? false) ? { requiresApproval: true } : {}),
+      ...(config.requiresApproval ? { requiresApproval: true } : {}),
     },
     limits: { timeoutMs: config.timeoutMs, maxConcurrency: config.maxConcurrency, retries: idempotent ? config.retries : 0, idempotent },
     execution: 'mcp',

@@ -6,6 +6,7 @@ import { ErrorCode, type ErrorDetail, MAX_TOOLS_PER_PACKAGE, ToolgateError, type
 import { Subject } from 'rxjs';
 import semver from 'semver';
 import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../../registry.module-definition';
+import { mapAtMost } from '../concurrency.util';
 import type { PluginLoadResult } from '../npm/plugin.loader';
 import { boundedFetch } from './bounded.fetch';
 import { describeTarget, isStdio, loadMcpServers, type McpServerConfig, type NamedMcpServer, scrubSecrets, secretsOf } from './mcp-servers.config';
@@ -77,7 +78,8 @@ interface ServerEntry {
   name: string;
   config: McpServerConfig;
   configKey: string;
-  status: McpServerStatus;
+  /** All but `sessions`, which statuses() counts. */
+  status: Omit<McpServerStatus, 'sessions'>;
   /** The connection that lists tools, pings, and carries calls of `shared` servers. */
   catalog?: Promise<Client>;
   sessions: Map<string, SessionSlot>;
@@ -106,8 +108,6 @@ const MAX_LIST_PAGES = 16;
  * subclass probes in place (the SDK's documented behaviour), halving the processes a connect starts.
  */
 class InPlaceProbeStdioTransport extends StdioClientTransport {}
-
-const NEGOTIATION = { auto: 'auto', legacy: 'legacy' } as const;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -159,14 +159,7 @@ export class McpConnections implements OnApplicationShutdown {
         await this.shutdown(entry);
       }
     }
-    // A few at a time: each stdio server is a process starting up beside the plugin imports.
-    const results: PluginLoadResult[] = new Array(configured.length);
-    let next = 0;
-    const worker = async () => {
-      for (let i = next++; i < configured.length; i = next++) results[i] = await this.syncServer(configured[i]);
-    };
-    await Promise.all(Array.from({ length: Math.min(CONNECT_CONCURRENCY, configured.length) }, worker));
-    return results;
+    return mapAtMost(configured, CONNECT_CONCURRENCY, (server) => this.syncServer(server));
   }
 
   /** After a `list_changed` or a reconnect: lists again only the servers that changed; the others keep their last result. */
@@ -240,7 +233,6 @@ export class McpConnections implements OnApplicationShutdown {
         refusedTools: [],
         lastError: null,
         lastSyncAt: null,
-        sessions: 0,
       },
       sessions: new Map(),
       tools: new Map(),
@@ -413,7 +405,7 @@ export class McpConnections implements OnApplicationShutdown {
     const client = new Client(CLIENT_INFO, {
       listMaxPages: MAX_LIST_PAGES,
       versionNegotiation: {
-        mode: config.protocol === 'auto' || config.protocol === 'legacy' ? NEGOTIATION[config.protocol] : { pin: config.protocol },
+        mode: config.protocol === '2026-07-28' ? { pin: config.protocol } : config.protocol,
         probe: { timeoutMs: Math.min(5_000, this.limits.connectTimeoutMs) },
       },
       ...(purpose === 'catalog'

@@ -11,6 +11,7 @@ import {
   type ToolManifest,
 } from '@toolgate/sdk';
 import semver from 'semver';
+import { mapAtMost } from '../concurrency.util';
 import type { DiscoveredPackage } from './plugin.discovery';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits, type ImportOutcome, importPluginTools } from './plugin.importer';
 
@@ -72,14 +73,8 @@ function catalogManifest(descriptor: ToolDescriptor, packageName: string): ToolM
 const IMPORT_CONCURRENCY = 4;
 
 /** Loads every discovered package (see loadPlugin), results in the order given. */
-export async function loadPlugins(discovered: readonly DiscoveredPackage[], limits: ImportLimits = DEFAULT_IMPORT_LIMITS): Promise<PluginLoadResult[]> {
-  const results: PluginLoadResult[] = new Array(discovered.length);
-  let next = 0;
-  const importer = async () => {
-    for (let i = next++; i < discovered.length; i = next++) results[i] = await loadPlugin(discovered[i], undefined, limits);
-  };
-  await Promise.all(Array.from({ length: Math.min(IMPORT_CONCURRENCY, discovered.length) }, importer));
-  return results;
+export function loadPlugins(discovered: readonly DiscoveredPackage[], limits: ImportLimits = DEFAULT_IMPORT_LIMITS): Promise<PluginLoadResult[]> {
+  return mapAtMost(discovered, IMPORT_CONCURRENCY, (pkg) => loadPlugin(pkg, undefined, limits));
 }
 
 /**
