@@ -4,7 +4,10 @@
  * official v1 SDK client on both sides.
  * - call: `call_tool {id: everything/echo}` on Toolgate's /mcp vs `echo` on the server's own /mcp
  *   (same client, sequential, after a warm-up); ratios at p50 and p95, and the added milliseconds;
- *   the same call as a GraphQL `executePlan` shows how much of it is the MCP front.
+ *   the same call as a GraphQL `executePlan` shows how much of it is the MCP front, and the same call
+ *   through a pass-through proxy (passthrough.ts) what the extra hop costs by itself.
+ * - call50ms: the same four ways for a tool that works 50 ms (server-everything's long-running
+ *   operation, one step), the cost of the hops next to real work.
  * - search: `search_tools` over MCP vs `searchTools` over GraphQL, same queries.
  * Prints one JSON object and keeps it in bench/mcp/results/. Usage: npm run bench:mcp [-- --calls 300]
  */
@@ -27,6 +30,11 @@ const option = (name: string, fallback: number) => {
 const CALLS = option('calls', 300);
 const WARMUP = option('warmup', 30);
 const SEARCHES = option('searches', 150);
+const WORK_CALLS = option('work-calls', 60);
+
+type ToolResult = { isError?: boolean; content?: unknown };
+const round = (n: number) => Math.round(n * 100) / 100;
+const ratio = (a: number, b: number) => round(a / b);
 
 const QUERIES = [
   'echo back my message',
@@ -63,7 +71,6 @@ async function until(check: () => Promise<boolean>, what: string, ms = 120_000):
 
 function summary(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
-  const round = (n: number) => Math.round(n * 100) / 100;
   return {
     n: samples.length,
     p50Ms: round(percentile(sorted, 50)),
@@ -89,7 +96,7 @@ async function timed(times: number, work: (i: number) => Promise<unknown>): Prom
   return samples;
 }
 
-function assertOk(result: { isError?: boolean; content?: unknown }, what: string): void {
+function assertOk(result: ToolResult, what: string): void {
   if (result.isError) throw new Error(`${what} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
 }
 
@@ -143,36 +150,64 @@ mcpServers:
     const base = `http://127.0.0.1:${gatewayPort}`;
     await until(async () => (await fetch(`${base}/health/ready`)).status === 200, 'gateway', 180_000);
 
+    const passthroughPort = await freePort();
+    const passthrough = spawn(process.execPath, [join(__dirname, 'passthrough.js'), String(passthroughPort), serverUrl], { stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(passthrough);
+    const passthroughUrl = `http://127.0.0.1:${passthroughPort}/mcp`;
+    await until(async () => (await fetch(passthroughUrl)).status > 0, 'pass-through proxy');
+
     const direct = await connect(serverUrl);
+    const viaPassthrough = await connect(passthroughUrl);
     const viaToolgate = await connect(`${base}/mcp`, KEY);
-    const directCall = (i: number) => direct.callTool({ name: 'echo', arguments: { message: `m${i}` } });
-    const gatewayCall = async (i: number) => {
-      const result = (await viaToolgate.callTool({ name: 'call_tool', arguments: { id: 'everything/echo', arguments: { message: `m${i}` } } })) as { isError?: boolean; content?: unknown };
+    const callThrough = async (client: Client, name: string, args: Record<string, unknown>) => assertOk((await client.callTool({ name, arguments: args })) as ToolResult, name);
+    const viaToolgateCall = async (id: string, args: Record<string, unknown>) => {
+      const result = (await viaToolgate.callTool({ name: 'call_tool', arguments: { id: `everything/${id}`, arguments: args } })) as ToolResult;
       assertOk(result, 'call_tool');
     };
     // The same call as a GraphQL executePlan: splits Toolgate's share into its MCP front and its executor.
-    const graphqlCall = async (i: number) => {
+    const graphqlCall = async (id: string, args: Record<string, unknown>) => {
       const response = await fetch(`${base}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
         body: JSON.stringify({
-          query: 'mutation($a: JSON!) { executePlan(plan: { steps: [{ id: "call", tool: "everything/echo", arguments: $a }] }) { status } }',
-          variables: { a: { message: `m${i}` } },
+          query: 'mutation($t: String!, $a: JSON!) { executePlan(plan: { steps: [{ id: "call", tool: $t, arguments: $a }] }) { status } }',
+          variables: { t: `everything/${id}`, a: args },
         }),
       });
       const body = (await response.json()) as { errors?: unknown; data?: { executePlan: { status: string } } };
       if (body.errors || body.data?.executePlan.status !== 'SUCCEEDED') throw new Error(`executePlan failed: ${JSON.stringify(body).slice(0, 300)}`);
     };
-    await timed(WARMUP, directCall);
-    await timed(WARMUP, gatewayCall);
-    await timed(WARMUP, graphqlCall);
-    // Interleaved halves, so a slow phase of the machine falls on both sides.
-    const directSamples = [...(await timed(CALLS / 2, directCall))];
-    const gatewaySamples = [...(await timed(CALLS / 2, gatewayCall))];
-    const graphqlCallSamples = [...(await timed(CALLS / 2, graphqlCall))];
-    directSamples.push(...(await timed(CALLS / 2, directCall)));
-    gatewaySamples.push(...(await timed(CALLS / 2, gatewayCall)));
-    graphqlCallSamples.push(...(await timed(CALLS / 2, graphqlCall)));
+    /** One tool called every way, after a warm-up, interleaved in rounds so a slow phase of the machine falls on every side. */
+    const measure = async (tool: string, argsOf: (i: number) => Record<string, unknown>, calls: number, warmup: number) => {
+      const sides = {
+        direct: (i: number) => callThrough(direct, tool, argsOf(i)),
+        viaPassthrough: (i: number) => callThrough(viaPassthrough, tool, argsOf(i)),
+        viaToolgate: (i: number) => viaToolgateCall(tool, argsOf(i)),
+        executePlanOverGraphql: (i: number) => graphqlCall(tool, argsOf(i)),
+      };
+      type Side = keyof typeof sides;
+      for (const side of Object.values(sides)) await timed(warmup, side);
+      const samples: Record<Side, number[]> = { direct: [], viaPassthrough: [], viaToolgate: [], executePlanOverGraphql: [] };
+      const rounds = 6;
+      for (let round = 0; round < rounds; round++) {
+        for (const [name, side] of Object.entries(sides) as [Side, (i: number) => Promise<unknown>][]) samples[name].push(...(await timed(Math.ceil(calls / rounds), side)));
+      }
+      const by = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, summary(values)])) as Record<Side, ReturnType<typeof summary>>;
+      return {
+        tool,
+        ...by,
+        ratioP50: ratio(by.viaToolgate.p50Ms, by.direct.p50Ms),
+        ratioP95: ratio(by.viaToolgate.p95Ms, by.direct.p95Ms),
+        addedP50Ms: round(by.viaToolgate.p50Ms - by.direct.p50Ms),
+        // The extra hop alone (a pass-through proxy of the same SDK parts), and Toolgate's own share above it.
+        passthroughRatioP50: ratio(by.viaPassthrough.p50Ms, by.direct.p50Ms),
+        passthroughRatioP95: ratio(by.viaPassthrough.p95Ms, by.direct.p95Ms),
+        toolgateOverPassthroughP50Ms: round(by.viaToolgate.p50Ms - by.viaPassthrough.p50Ms),
+      };
+    };
+    const call = await measure('echo', (i) => ({ message: `m${i}` }), CALLS, WARMUP);
+    // A tool that works for 50 ms (one timer on the server): what the same hops cost next to real work.
+    const call50ms = await measure('trigger-long-running-operation', () => ({ duration: 0.05, steps: 1 }), WORK_CALLS, 5);
 
     const graphqlSearch = async (i: number) => {
       const response = await fetch(`${base}/graphql`, {
@@ -184,7 +219,7 @@ mcpServers:
       if (body.errors) throw new Error(`searchTools failed: ${JSON.stringify(body.errors).slice(0, 300)}`);
     };
     const mcpSearch = async (i: number) => {
-      const result = (await viaToolgate.callTool({ name: 'search_tools', arguments: { query: QUERIES[i % QUERIES.length], k: 8 } })) as { isError?: boolean; content?: unknown };
+      const result = (await viaToolgate.callTool({ name: 'search_tools', arguments: { query: QUERIES[i % QUERIES.length], k: 8 } })) as ToolResult;
       assertOk(result, 'search_tools');
     };
     await timed(WARMUP, graphqlSearch);
@@ -194,22 +229,25 @@ mcpServers:
     graphqlSamples.push(...(await timed(SEARCHES / 2, graphqlSearch)));
     mcpSamples.push(...(await timed(SEARCHES / 2, mcpSearch)));
     await direct.close();
+    await viaPassthrough.close();
     await viaToolgate.close();
 
-    const call = { direct: summary(directSamples), viaToolgate: summary(gatewaySamples), executePlanOverGraphql: summary(graphqlCallSamples) };
     const search = { graphql: summary(graphqlSamples), mcp: summary(mcpSamples) };
-    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     const result = {
       bench: 'mcp',
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, node: process.version },
-      settings: { calls: CALLS, warmup: WARMUP, searches: SEARCHES, server: 'server-everything (Streamable HTTP)', client: '@modelcontextprotocol/sdk v1, sequential', embedder: 'none (BM25)' },
-      call: {
-        ...call,
-        ratioP50: ratio(call.viaToolgate.p50Ms, call.direct.p50Ms),
-        ratioP95: ratio(call.viaToolgate.p95Ms, call.direct.p95Ms),
-        addedP50Ms: Math.round((call.viaToolgate.p50Ms - call.direct.p50Ms) * 100) / 100,
+      settings: {
+        calls: CALLS,
+        workCalls: WORK_CALLS,
+        warmup: WARMUP,
+        searches: SEARCHES,
+        server: 'server-everything (Streamable HTTP)',
+        client: '@modelcontextprotocol/sdk v1, sequential',
+        embedder: 'none (BM25)',
       },
+      call,
+      call50ms,
       search: { ...search, ratioP50: ratio(search.mcp.p50Ms, search.graphql.p50Ms), ratioP95: ratio(search.mcp.p95Ms, search.graphql.p95Ms) },
     };
     const text = JSON.stringify(result, null, 2);

@@ -126,6 +126,40 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('run audit on %s', (kind) =>
     await expect(audit.events('run-twice')).resolves.toHaveLength(1);
   });
 
+  it('asks again for a step asked before: one approval row, pending again, its old decision cleared', async () => {
+    const run = newRun('run-asked-twice', alice, at(15), [waiting('s1', 'files/delete@1.0.0')]);
+    await audit.append({ type: 'RUN_STARTED', at: at(15), run });
+    await audit.append({ type: 'APPROVAL_REQUESTED', at: at(16), runId: run.id, stepId: 's1', tool: 'files/delete@1.0.0', reason: 'destructive tool' });
+    await audit.append({ type: 'APPROVAL_DECIDED', at: at(17), runId: run.id, stepId: 's1', approved: false, by: bob, comment: 'not yet' });
+    await audit.append({ type: 'APPROVAL_REQUESTED', at: at(18), runId: run.id, stepId: 's1', tool: 'files/delete@1.0.0', reason: 'asked again' });
+    await expect(audit.approvals(run.id)).resolves.toEqual([
+      { stepId: 's1', tool: 'files/delete@1.0.0', reason: 'asked again', status: 'PENDING', requestedAt: at(18), decidedAt: null, decidedBy: null, comment: null },
+    ]);
+    await expect(audit.load(run.id)).resolves.toMatchObject({ status: 'PENDING_APPROVAL' });
+  });
+
+  it("an append never becomes part of another writer's transaction: that one rolling back takes no event with it", async () => {
+    const run = newRun('run-beside-rollback', alice, at(19), [waiting('s1', 'units/convert@1.0.0')]);
+    await audit.append({ type: 'RUN_STARTED', at: at(19), run });
+    let rollBack!: () => void;
+    const held = new Promise<void>((resolve) => {
+      rollBack = resolve;
+    });
+    // On SQLite every writer shares one connection; this one stays open across the append below.
+    const other = registry.app.get(DataSource).transaction(async (tx) => {
+      await tx.query(`UPDATE runs SET task = 'changed by a writer that rolls back' WHERE id = 'run-beside-rollback'`);
+      await held;
+      throw new Error('the other writer rolls back');
+    });
+    const appended = audit.append({ type: 'STEP_STARTED', at: at(20), runId: run.id, stepId: 's1', tool: 'units/convert@1.0.0' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    rollBack();
+    await expect(other).rejects.toThrow('the other writer rolls back');
+    await expect(appended).resolves.toBe(2);
+    await expect(audit.events(run.id)).resolves.toHaveLength(2);
+    await expect(audit.load(run.id)).resolves.toMatchObject({ task: run.task, steps: [{ id: 's1', status: 'RUNNING' }] });
+  });
+
   it('numbers concurrent events of one run without gaps or duplicates, and adds steps a re-plan introduced', async () => {
     const run = newRun('run-parallel', alice, at(30), []);
     await audit.append({ type: 'RUN_STARTED', at: at(30), run });

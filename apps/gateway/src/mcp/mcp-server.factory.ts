@@ -11,19 +11,7 @@ import { ExecutePlanUseCase } from '../use-cases/execute-plan.use-case';
 import { RunTaskUseCase } from '../use-cases/run-task.use-case';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
 import { asCallToolError, callToolResult, errorResult, runTaskResult, structuredResult, summaryOf } from './meta-tool.results';
-import {
-  type CallToolInput,
-  callToolInput,
-  callToolOutput,
-  DEFAULT_SEARCH_K,
-  describeToolInput,
-  describeToolOutput,
-  runTaskInput,
-  runTaskOutput,
-  type SearchToolsInput,
-  searchToolsInput,
-  searchToolsOutput,
-} from './meta-tools.schemas';
+import { type CallToolInput, DEFAULT_SEARCH_K, META_TOOL_SCHEMAS, type SearchToolsInput } from './meta-tools.schemas';
 
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -61,8 +49,7 @@ export class McpServerFactory {
       {
         title: 'Search tools',
         description: 'Finds the tools that best fit what you want done, best first, among those you may use. Returns compact hits; describe_tool gives one in full.',
-        inputSchema: searchToolsInput,
-        outputSchema: searchToolsOutput,
+        ...META_TOOL_SCHEMAS.searchTools,
         annotations: READS_CATALOG,
       },
       (args) => this.answer(() => this.search(args, principal)),
@@ -72,8 +59,7 @@ export class McpServerFactory {
       {
         title: 'Describe a tool',
         description: 'One tool in full: its input and output JSON Schemas, examples, risk and version. Use it before call_tool to get the arguments right.',
-        inputSchema: describeToolInput,
-        outputSchema: describeToolOutput,
+        ...META_TOOL_SCHEMAS.describeTool,
         annotations: READS_CATALOG,
       },
       ({ id }) => this.answer(async () => this.describe(id, principal)),
@@ -84,8 +70,7 @@ export class McpServerFactory {
         title: 'Call a tool',
         description:
           "Runs one tool by id with arguments (validated against its input schema). Returns the tool's output, the run id and status; a destructive tool waits for approval (PENDING_APPROVAL).",
-        inputSchema: callToolInput,
-        outputSchema: callToolOutput,
+        ...META_TOOL_SCHEMAS.callTool,
         annotations: RUNS_TOOLS,
       },
       (args, ctx) => this.answer(() => this.call(args, principal, ctx)),
@@ -95,8 +80,7 @@ export class McpServerFactory {
       {
         title: 'Run a task',
         description: 'Plans a task described in words over the tools you may use and runs the plan. Returns the run: its status and every step with its output or error.',
-        inputSchema: runTaskInput,
-        outputSchema: runTaskOutput,
+        ...META_TOOL_SCHEMAS.runTask,
         annotations: RUNS_TOOLS,
       },
       ({ text }, ctx) => this.answer(() => this.task(text, principal, ctx)),

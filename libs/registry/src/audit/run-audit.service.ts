@@ -1,23 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import {
-  ErrorCode,
-  type Run,
-  type RunEvent,
-  type RunListFilter,
-  type RunStep,
-  runIdOf,
-  type SequencedRunEvent,
-  type StepApproval,
-  type StepAttempt,
-  type StepError,
-  ToolgateError,
-} from '@toolgate/sdk';
-import { Brackets, DataSource, type EntityManager, type FindOptionsSelect, In, IsNull, LessThan, MoreThan } from 'typeorm';
+import { type Run, type RunEvent, type RunListFilter, type RunStep, runIdOf, type SequencedRunEvent, type StepApproval, type StepAttempt, type StepError } from '@toolgate/sdk';
+import { Brackets, DataSource, type FindOptionsSelect, In, IsNull, LessThan, MoreThan } from 'typeorm';
 import { ApprovalEntity } from '../persistence/approval.entity';
 import { RunEntity } from '../persistence/run.entity';
 import { RunEventEntity } from '../persistence/run-event.entity';
 import { RunStepEntity } from '../persistence/run-step.entity';
 import { StepAttemptEntity } from '../persistence/step-attempt.entity';
+import { type AppendContext, eventStatements, invalid } from './run-event.statements';
+import { StatementRunner } from './statement.runner';
+
+export type { AppendContext } from './run-event.statements';
 
 export const DEFAULT_RUN_LIST_LIMIT = 50;
 /** Runs removed per transaction by `removeFinished` (a sweep never holds the database for long). */
@@ -25,16 +17,7 @@ export const RETENTION_BATCH = 200;
 export const MAX_RUN_LIST_LIMIT = 500;
 
 const iso = (millis: number): string => new Date(millis).toISOString();
-const json = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
 const parsed = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-
-const invalid = (message: string, path: string): ToolgateError => new ToolgateError(ErrorCode.INVALID_ARGUMENTS, message, [{ path, message }]);
-
-function millisOf(instant: string, path: string): number {
-  const millis = Date.parse(instant);
-  if (Number.isNaN(millis)) throw invalid(`"${instant}" is not an ISO-8601 instant`, path);
-  return millis;
-}
 
 function stepOf(row: RunStepEntity): RunStep {
   return {
@@ -59,12 +42,6 @@ export interface RunOwnership {
   status: Run['status'];
   ownerInstance: string | null;
   heartbeatAt: number | null;
-}
-
-/** What a write may carry besides its event: the process taking the run (RUN_STARTED), a new resume point (any event). */
-export interface AppendContext {
-  owner?: string;
-  resume?: unknown;
 }
 
 const FINAL: Run['status'][] = ['SUCCEEDED', 'FAILED', 'CANCELLED'];
@@ -102,21 +79,6 @@ const STEP_COLUMNS_WITHOUT_OUTPUT: FindOptionsSelect<RunStepEntity> = {
   durationMs: true,
 };
 
-/**
- * The payload kept for an event: outputs of steps are stored once, in `run_steps.output`, and put back
- * on read (`withOutputs`), so STEP_FINISHED and RUN_FINISHED do not store every output twice more.
- */
-function storedPayload(event: RunEvent): string {
-  if (event.type === 'STEP_FINISHED') return JSON.stringify({ ...event, step: withoutOutput(event.step) });
-  if (event.type === 'RUN_FINISHED') return JSON.stringify({ ...event, run: { ...event.run, steps: event.run.steps.map(withoutOutput) } });
-  return JSON.stringify(event);
-}
-
-function withoutOutput(step: RunStep): RunStep {
-  const { output: _output, ...rest } = step;
-  return rest;
-}
-
 function runOf(row: RunEntity, steps: RunStepEntity[]): Run {
   return {
     id: row.id,
@@ -133,22 +95,6 @@ function runOf(row: RunEntity, steps: RunStepEntity[]): Run {
   };
 }
 
-/** The step columns a snapshot sets (position and keys aside). */
-function stepColumns(step: RunStep): Omit<RunStepEntity, 'runId' | 'stepId' | 'position'> {
-  return {
-    tool: step.tool,
-    status: step.status,
-    attempts: step.attempts,
-    output: json(step.output),
-    error: json(step.error),
-    reason: step.reason ?? null,
-    fallbackOf: step.fallbackOf ?? null,
-    dependsOn: JSON.stringify(step.dependsOn),
-    startedAt: step.startedAt === null ? null : millisOf(step.startedAt, '/step/startedAt'),
-    durationMs: Math.round(step.durationMs),
-  };
-}
-
 /**
  * The audit trail of runs on the catalog database. Events are appended, numbered 1, 2, 3, ... per run,
  * in one transaction with the rows they change (run, steps, attempts, approvals), so the current state
@@ -159,7 +105,13 @@ export class RunAuditService {
   /** Appends waiting for the one before them: per run on PostgreSQL, for all runs on SQLite (one connection, one transaction at a time). */
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly postgres: boolean;
+  private readonly statements: StatementRunner;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.postgres = dataSource.options.type === 'postgres';
+    this.statements = new StatementRunner(dataSource);
+  }
 
   /**
    * Persists one event and applies it; returns its sequence number in its run. `context.owner` (with
@@ -167,7 +119,7 @@ export class RunAuditService {
    */
   append(event: RunEvent, context: AppendContext = {}): Promise<number> {
     const runId = runIdOf(event);
-    return this.serialized(this.queueOf(runId), () => this.dataSource.transaction((tx) => this.write(tx, runId, event, context)));
+    return this.serialized(this.queueOf(runId), () => this.statements.run(eventStatements(runId, event, context)));
   }
 
   /** The resume point last stored with the run (the executor's shape), or null. */
@@ -244,7 +196,7 @@ export class RunAuditService {
 
   /** Writes to one run wait for each other on PostgreSQL; on SQLite every write waits for the one before (one connection, one transaction at a time). */
   private queueOf(runId: string): string {
-    return this.dataSource.options.type === 'postgres' ? runId : '*';
+    return this.postgres ? runId : '*';
   }
 
   async load(runId: string): Promise<Run | null> {
@@ -328,151 +280,16 @@ export class RunAuditService {
   }
 
   private serialized<T>(queue: string, work: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(queue);
     // better-sqlite3 answers synchronously, so queued transactions would run back to back as one chain
-    // of microtasks and starve timers and I/O (tool timeouts fire late, clean calls time out): each
-    // write first yields to the event loop.
-    const result = (this.queues.get(queue) ?? Promise.resolve()).then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(work);
+    // of microtasks and starve timers and I/O (tool timeouts fire late, clean calls time out): a write
+    // queued behind another first yields to the event loop. One with none before it goes at once.
+    const result = before ? before.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(work) : Promise.resolve().then(work);
     const tail = result.catch(() => undefined);
     this.queues.set(queue, tail);
     void tail.then(() => {
       if (this.queues.get(queue) === tail) this.queues.delete(queue);
     });
     return result;
-  }
-
-  private async write(tx: EntityManager, runId: string, event: RunEvent, context: AppendContext): Promise<number> {
-    const at = millisOf(event.at, '/at');
-    const seq = event.type === 'RUN_STARTED' ? await this.start(tx, event.run, context.owner ?? null) : await this.nextSeq(tx, runId);
-    await tx.getRepository(RunEventEntity).insert({ runId, seq, type: event.type, at, payload: storedPayload(event) });
-    const runs = tx.getRepository(RunEntity);
-    if (context.resume !== undefined) await runs.update({ id: runId }, { resume: json(context.resume) });
-    const steps = tx.getRepository(RunStepEntity);
-    switch (event.type) {
-      case 'RUN_STARTED':
-        break;
-      case 'STEP_STARTED':
-        await this.saveStep(tx, runId, event.stepId, { tool: event.tool, status: 'RUNNING', startedAt: at });
-        break;
-      case 'STEP_PROGRESS':
-        break;
-      case 'ATTEMPT': {
-        await tx.getRepository(StepAttemptEntity).insert({
-          runId,
-          seq,
-          stepId: event.stepId,
-          tool: event.tool,
-          attempt: event.attempt,
-          outcome: event.outcome,
-          error: json(event.error),
-          durationMs: Math.round(event.durationMs),
-          at,
-        });
-        const step = await steps.findOneBy({ runId, stepId: event.stepId });
-        await this.saveStep(tx, runId, event.stepId, { tool: event.tool, attempts: (step?.attempts ?? 0) + 1 });
-        break;
-      }
-      case 'STEP_FINISHED':
-        await this.saveStep(tx, runId, event.step.id, stepColumns(event.step));
-        break;
-      case 'APPROVAL_REQUESTED':
-        await tx.getRepository(ApprovalEntity).save({
-          runId,
-          stepId: event.stepId,
-          tool: event.tool,
-          reason: event.reason,
-          status: 'PENDING',
-          requestedAt: at,
-          decidedAt: null,
-          decidedByTenant: null,
-          decidedBySubject: null,
-          comment: null,
-        });
-        await this.saveStep(tx, runId, event.stepId, { tool: event.tool, status: 'PENDING_APPROVAL', reason: event.reason });
-        await runs.update({ id: runId }, { status: 'PENDING_APPROVAL' });
-        break;
-      case 'APPROVAL_DECIDED': {
-        const approvals = tx.getRepository(ApprovalEntity);
-        const decided = await approvals.update(
-          { runId, stepId: event.stepId, status: 'PENDING' },
-          { status: event.approved ? 'APPROVED' : 'REJECTED', decidedAt: at, decidedByTenant: event.by.tenant, decidedBySubject: event.by.subject, comment: event.comment ?? null },
-        );
-        if (!decided.affected) throw invalid(`step "${event.stepId}" of run "${runId}" has no pending approval`, '/stepId');
-        if ((await approvals.countBy({ runId, status: 'PENDING' })) === 0) await runs.update({ id: runId }, { status: 'RUNNING' });
-        break;
-      }
-      case 'REPLANNED':
-        await runs.update({ id: runId }, { planId: event.planId, replans: event.attempt });
-        break;
-      case 'RUN_FINISHED':
-        // A finished run never resumes: its resume point goes.
-        await runs.update({ id: runId }, { ...this.runColumns(event.run), resume: null });
-        for (const step of event.run.steps) await this.saveStep(tx, runId, step.id, stepColumns(step));
-        break;
-    }
-    return seq;
-  }
-
-  /** The first event of a run creates its rows; a run id is used once. */
-  private async start(tx: EntityManager, run: Run, owner: string | null): Promise<number> {
-    if (run.id.length === 0 || run.id.length > 64) throw invalid('a run id has 1 to 64 characters', '/run/id');
-    if (await tx.getRepository(RunEntity).existsBy({ id: run.id })) throw invalid(`run "${run.id}" has already started`, '/run/id');
-    await tx.getRepository(RunEntity).insert({
-      id: run.id,
-      tenant: run.owner.tenant,
-      subject: run.owner.subject,
-      task: run.task ?? null,
-      lastSeq: 1,
-      ownerInstance: owner,
-      heartbeatAt: owner === null ? null : Date.now(),
-      resume: null,
-      ...this.runColumns(run),
-    });
-    if (run.steps.length > 0) await tx.getRepository(RunStepEntity).insert(run.steps.map((step, position) => ({ runId: run.id, stepId: step.id, position, ...stepColumns(step) })));
-    return 1;
-  }
-
-  private runColumns(run: Run): Pick<RunEntity, 'status' | 'traceId' | 'planId' | 'replans' | 'reason' | 'startedAt' | 'finishedAt'> {
-    return {
-      status: run.status,
-      traceId: run.traceId,
-      planId: run.planId,
-      replans: run.replans,
-      reason: run.reason ?? null,
-      startedAt: millisOf(run.startedAt, '/run/startedAt'),
-      finishedAt: run.finishedAt === null ? null : millisOf(run.finishedAt, '/run/finishedAt'),
-    };
-  }
-
-  /** Takes the run's next sequence number; the row update also locks the run against a concurrent writer on PostgreSQL. */
-  private async nextSeq(tx: EntityManager, runId: string): Promise<number> {
-    const runs = tx.getRepository(RunEntity);
-    const updated = await runs.increment({ id: runId }, 'lastSeq', 1);
-    if (!updated.affected) throw invalid(`run "${runId}" has not started: its first event must be RUN_STARTED`, '/runId');
-    const { lastSeq } = await runs.findOneOrFail({ select: { id: true, lastSeq: true }, where: { id: runId } });
-    return lastSeq;
-  }
-
-  /** Updates a step's row, or adds it after the run's others (a step a re-plan introduced). */
-  private async saveStep(tx: EntityManager, runId: string, stepId: string, columns: Partial<Omit<RunStepEntity, 'runId' | 'stepId' | 'position'>>): Promise<void> {
-    const steps = tx.getRepository(RunStepEntity);
-    const updated = await steps.update({ runId, stepId }, columns);
-    if (updated.affected) return;
-    const position = await steps.countBy({ runId });
-    await steps.insert({
-      runId,
-      stepId,
-      position,
-      tool: '',
-      status: 'WAITING',
-      attempts: 0,
-      output: null,
-      error: null,
-      reason: null,
-      fallbackOf: null,
-      dependsOn: '[]',
-      startedAt: null,
-      durationMs: 0,
-      ...columns,
-    });
   }
 }
