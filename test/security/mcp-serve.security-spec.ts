@@ -140,6 +140,15 @@ describe('MCP endpoint: tenancy, authentication and bad clients', () => {
     expect(garbage.status).toBe(400);
     expect(garbage.message).toMatchObject({ error: { code: -32600 } });
 
+    // JSON-RPC sent as another content type: not parsed as JSON at all, refused with 415.
+    const asText = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/list' }),
+    });
+    expect(asText.status).toBe(415);
+    expect(await asText.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.stringMatching(/content-type/i) } });
+
     const unknown = await post(mcpUrl, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/destroy_everything' }), key);
     expect(unknown.message).toMatchObject({ id: 7, error: { code: -32601 } });
 
@@ -177,5 +186,59 @@ describe('MCP endpoint: tenancy, authentication and bad clients', () => {
     const approve = `mutation { approveStep(runId: "${structured.runId}", stepId: "call") { status steps { status output } } }`;
     expect((await graphql(server.url, approve, { key: KEYS.acmeAnalyst })).errors?.[0].extensions?.code).toBe('FORBIDDEN');
     expect((await graphql(server.url, approve, { key: KEYS.acmeAdmin })).data).toEqual({ approveStep: { status: 'SUCCEEDED', steps: [{ status: 'SUCCEEDED', output: { text: 'old records' } }] } });
+  });
+});
+
+describe('MCP endpoint: one rate budget per caller, shared with GraphQL', () => {
+  let server: TwoTenantServer;
+  let mcpUrl: string;
+  const searchBody = (id: number) => callToolBody(id, 'search_tools', { query: 'convert km to miles' });
+
+  beforeAll(async () => {
+    server = await startTwoTenantServer({ TOOLGATE_RATE_LIMIT_PER_MINUTE: '600', TOOLGATE_RATE_LIMIT_BURST: '400', GRAPHQL_MAX_COMPLEXITY: '400' });
+    mcpUrl = mcpUrlOf(server.url);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('limits a flood of meta-tool calls with 429, Retry-After and RATE_LIMITED; the same key is limited over GraphQL; another tenant is served', async () => {
+    let limited: RawAnswer | null = null;
+    let served = 0;
+    for (let i = 0; i < 300 && !limited; i += 1) {
+      const answer = await post(mcpUrl, searchBody(i), KEYS.acmeAnalyst);
+      if (answer.status === 429) limited = answer;
+      else served += 1;
+    }
+    expect(served).toBeGreaterThan(5);
+    expect(limited).not.toBeNull();
+    const retryAfter = Number(limited?.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(limited?.message).toMatchObject({ error: { code: -32000, message: expect.stringContaining('rate limit'), data: { code: 'RATE_LIMITED', retryAfterSeconds: retryAfter } } });
+
+    // The same budget: a search that costs more than the one just refused is refused over GraphQL too.
+    const overGraphql = await graphql(server.url, '{ searchTools(input: { query: "convert", k: 20 }) { score } }', { key: KEYS.acmeAnalyst });
+    expect(overGraphql.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
+
+    const other = await post(mcpUrl, searchBody(1), KEYS.globexAnalyst);
+    expect(other.status).toBe(200);
+    expect(other.message?.result?.isError).toBeFalsy();
+    expect(await healthLatencyMs(server.url)).toBeLessThan(1000);
+  });
+
+  it('charges keys that do not authenticate to their address: guessing keys over /mcp runs into the limit', async () => {
+    let answer: RawAnswer | null = null;
+    let refusedAsUnknown = 0;
+    for (let i = 0; i < 400; i += 1) {
+      answer = await post(mcpUrl, searchBody(i), `guessed-key-${i}-0000000000`);
+      if (answer.status !== 401) break;
+      refusedAsUnknown += 1;
+    }
+    expect(refusedAsUnknown).toBeGreaterThan(5);
+    expect(answer?.status).toBe(429);
+    expect(answer?.message).toMatchObject({ error: { data: { code: 'RATE_LIMITED' } } });
+    // A real key is its own budget, not the address's.
+    expect((await post(mcpUrl, searchBody(2), KEYS.globexAdmin)).status).toBe(200);
   });
 });

@@ -76,17 +76,10 @@ export class McpHttpController implements OnApplicationShutdown {
 
   @All()
   async serve(@Req() req: ExpressRequest, @Res() res: ExpressResponse): Promise<void> {
-    let principal: Principal;
-    try {
-      principal = this.access.authenticate(bearerToken(req.headers.authorization));
-    } catch (error) {
-      const message = ToolgateError.is(error) ? error.message : 'unauthenticated';
-      const challenge = bearerToken(req.headers.authorization) ? 'Bearer realm="toolgate", error="invalid_token"' : 'Bearer realm="toolgate"';
-      res.setHeader('WWW-Authenticate', challenge);
-      return sendJsonRpcError(res, 401, req.body, SERVER_ERROR, message, { code: ErrorCode.UNAUTHENTICATED });
-    }
     const clientIp = req.socket.remoteAddress ?? 'unknown';
     const cost = mcpRequestCost(req.body, this.limits.costContext);
+    // Charged before the key is checked: a key that does not authenticate spends its address's budget
+    // (as over GraphQL), so guessing keys is rate limited too.
     const refused = await this.limits.charge(req.headers.authorization, clientIp, cost);
     if (refused) {
       res.setHeader('Retry-After', String(refused.retryAfterSeconds));
@@ -95,6 +88,15 @@ export class McpHttpController implements OnApplicationShutdown {
         retryAfterSeconds: refused.retryAfterSeconds,
         cost,
       });
+    }
+    let principal: Principal;
+    try {
+      principal = this.access.authenticate(bearerToken(req.headers.authorization));
+    } catch (error) {
+      const message = ToolgateError.is(error) ? error.message : 'unauthenticated';
+      const challenge = bearerToken(req.headers.authorization) ? 'Bearer realm="toolgate", error="invalid_token"' : 'Bearer realm="toolgate"';
+      res.setHeader('WWW-Authenticate', challenge);
+      return sendJsonRpcError(res, 401, req.body, SERVER_ERROR, message, { code: ErrorCode.UNAUTHENTICATED });
     }
 
     const abort = new AbortController();
