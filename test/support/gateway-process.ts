@@ -43,8 +43,11 @@ async function untilReady(url: string, deadline: number, child: ChildProcess): P
   throw new Error('exited');
 }
 
-/** Starts the built server (`toolgate serve`) as a child process on a free port and waits until it is ready (listening, tools indexed). */
-export function startGateway(env: Record<string, string>, cwd = REPO_ROOT): Promise<RunningGateway> {
+/**
+ * Starts the built server (`toolgate serve`) as a child process on a free port and waits until it is
+ * ready (listening, tools indexed), or with `until: 'listening'` only until it listens.
+ */
+export function startGateway(env: Record<string, string>, cwd = REPO_ROOT, { until = 'ready' }: { until?: 'ready' | 'listening' } = {}): Promise<RunningGateway> {
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], { cwd, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   const deadline = Date.now() + 60_000;
   let output = '';
@@ -69,7 +72,7 @@ export function startGateway(env: Record<string, string>, cwd = REPO_ROOT): Prom
       if (!line) return;
       listening = true;
       const record = JSON.parse(line) as { url: string; startupMs: number };
-      untilReady(record.url, deadline, child).then(
+      (until === 'ready' ? untilReady(record.url, deadline, child) : Promise.resolve()).then(
         () => {
           clearTimeout(timer);
           resolve({ url: record.url, startupMs: record.startupMs, logs: () => output, stop });

@@ -11,7 +11,7 @@ export { ThreadedOnnxEmbedder } from './embedding/local/threaded-onnx.embedder';
 export { WordPieceTokenizer } from './embedding/local/wordpiece.tokenizer';
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './embedding/openai/openai.embedder';
 export { DEFAULT_DECOMPOSITION } from './funnel/query.decomposer';
-export { DEFAULT_FUNNEL, type FunnelOptions, type RetrievedTool, ToolRetriever } from './funnel/tool.retriever';
+export { DEFAULT_FUNNEL, DEFAULT_WARMUP, type FunnelOptions, type RetrievedTool, ToolRetriever, type WarmupPolicy } from './funnel/tool.retriever';
 export { createEmbedder, createReranker, createRetriever, createToolIndex } from './index/tool-index.factory';
 export { type IndexedTool, type RankedHit, ToolIndex, type ToolSearchFilter } from './index/tool-index.port';
 export { LlmReranker, type LlmRerankerOptions } from './rerank/llm.reranker';

@@ -2,6 +2,7 @@ import { chooseDriver, driverEnv, driverNames, driverOptions, driverProblems } f
 import { z } from 'zod';
 import { EMBEDDER_DRIVERS } from './embedding/embedder.drivers';
 import { DEFAULT_DECOMPOSITION } from './funnel/query.decomposer';
+import { DEFAULT_WARMUP } from './funnel/tool.retriever';
 import { TOOL_INDEX_DRIVERS } from './index/tool-index.drivers';
 import { RERANKER_DRIVERS } from './rerank/reranker.drivers';
 import type { RetrievalModuleOptions } from './retrieval.module-definition';
@@ -29,6 +30,10 @@ export const retrievalEnvSchema = z
     TOOLGATE_RERANK_DEPTH: z.coerce.number().int().min(1).max(200).default(30),
     /** Split multi-part requests into clauses searched one by one. */
     TOOLGATE_QUERY_DECOMPOSITION: z.enum(['on', 'off']).default('on'),
+    /** While vectors are computed: `degraded` answers from BM25 and the vectors there are, saying so; `wait` holds searches for them. */
+    TOOLGATE_SEARCH_WARMUP: z.enum(['degraded', 'wait']).default(DEFAULT_WARMUP.mode),
+    /** The longest a search waits for a warming index before INDEX_UNAVAILABLE. */
+    TOOLGATE_SEARCH_WARMUP_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_WARMUP.waitMs),
   })
   .superRefine((env, ctx) => {
     // What the chosen drivers need from the environment.
@@ -60,5 +65,6 @@ export function retrievalOptionsFromEnv(env: RetrievalEnv): RetrievalModuleOptio
     ...driverOptions(RERANKER_DRIVERS, env),
     defaultK: env.TOOLGATE_SEARCH_DEFAULT_K,
     maxK: env.TOOLGATE_SEARCH_MAX_K,
+    warmup: { mode: env.TOOLGATE_SEARCH_WARMUP, waitMs: env.TOOLGATE_SEARCH_WARMUP_WAIT_MS },
   };
 }

@@ -2,7 +2,7 @@ import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { DriverOptionsOf } from '@toolgate/sdk';
 import type { EMBEDDER_DRIVERS } from './embedding/embedder.drivers';
 import type { EmbeddingStore } from './embedding/embedding-store.port';
-import type { FunnelOptions } from './funnel/tool.retriever';
+import type { FunnelOptions, WarmupPolicy } from './funnel/tool.retriever';
 import type { TOOL_INDEX_DRIVERS } from './index/tool-index.drivers';
 import type { RERANKER_DRIVERS } from './rerank/reranker.drivers';
 
@@ -25,6 +25,8 @@ export type RetrievalModuleOptions = {
   defaultK: number;
   /** Upper bound on k a caller may ask for. */
   maxK: number;
+  /** How searches behave while the index warms up (default: degraded answers, said so, up to 15 s of waiting). */
+  warmup?: WarmupPolicy;
 } & DriverOptionsOf<IndexDriver> &
   DriverOptionsOf<EmbedderDriver> &
   DriverOptionsOf<RerankerDriver>;

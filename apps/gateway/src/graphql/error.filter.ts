@@ -15,7 +15,8 @@ function validationDetails(exception: BadRequestException): { path: string; mess
 export function toGraphQLError(exception: unknown, logger: Logger): GraphQLError {
   if (exception instanceof GraphQLError) return exception;
   if (exception instanceof ToolgateError) {
-    return new GraphQLError(exception.message, { extensions: { code: exception.code, details: exception.details } });
+    const retry = exception.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: exception.retryAfterSeconds };
+    return new GraphQLError(exception.message, { extensions: { code: exception.code, details: exception.details, ...retry } });
   }
   if (exception instanceof BadRequestException) {
     const details = validationDetails(exception);

@@ -102,7 +102,13 @@ export class McpServerFactory {
     const results = await this.searchTools.execute({ query, k: k ?? DEFAULT_SEARCH_K, images }, principal);
     const hits = results.map(({ tool, hit }) => {
       const descriptor = tool.active?.descriptor;
-      return { id: tool.id, title: descriptor?.title ?? tool.name, description: summaryOf(descriptor?.description ?? ''), score: hit.fused };
+      return {
+        id: tool.id,
+        title: descriptor?.title ?? tool.name,
+        description: summaryOf(descriptor?.description ?? ''),
+        score: hit.fused,
+        ...(hit.degraded ? { degraded: hit.degraded } : {}),
+      };
     });
     return structuredResult({ hits });
   }

@@ -33,7 +33,12 @@ export function summaryOf(description: string): string {
 /** A ToolgateError as the caller may see it: code, message and field paths; anything else is INTERNAL with no detail. */
 export function errorShape(error: unknown): ToolErrorShape {
   if (error instanceof ToolgateError) {
-    return { code: error.code, message: error.message, ...(error.details.length > 0 ? { details: error.details.map(({ path, message }) => ({ path, message })) } : {}) };
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.details.length > 0 ? { details: error.details.map(({ path, message }) => ({ path, message })) } : {}),
+      ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+    };
   }
   return { code: ErrorCode.INTERNAL, message: 'internal error' };
 }

@@ -40,6 +40,7 @@ const toolError = z.object({
   message: z.string(),
   path: z.string().optional().describe('JSON pointer of the offending field'),
   details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  retryAfterSeconds: z.number().int().optional().describe('when to try again (e.g. INDEX_UNAVAILABLE while the index warms up)'),
 });
 
 const approval = z.object({
@@ -62,7 +63,15 @@ const runStep = z.object({
 });
 
 export const searchToolsOutput = z.object({
-  hits: z.array(z.object({ id: z.string(), title: z.string(), description: z.string().describe('first sentence of the description'), score: z.number() })),
+  hits: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      description: z.string().describe('first sentence of the description'),
+      score: z.number(),
+      degraded: z.string().optional().describe('set while the index warms up: the hit was found without every vector, e.g. "vectors 12/22"'),
+    }),
+  ),
 });
 
 export const describeToolOutput = z.object({

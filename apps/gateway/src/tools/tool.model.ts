@@ -131,6 +131,11 @@ export class MatchExplanation {
   @Field(() => Float, { description: 'Reciprocal rank fusion score.' }) fusedScore!: number;
   @Field(() => [String]) matchedTerms!: string[];
   @Field(() => [ImageText], { description: 'Text each image of the query contributed, in input order (empty without images).' }) images!: ImageText[];
+  @Field(() => String, {
+    nullable: true,
+    description: 'Set while the index warms up: the hit was found by BM25 and the vectors there were, e.g. `vectors 12/22` of the tools you may discover; null once every vector is in.',
+  })
+  degraded!: string | null;
 
   static from(hit: RetrievedTool, images: ImageDescription[] = []): MatchExplanation {
     const parts = [
@@ -138,6 +143,7 @@ export class MatchExplanation {
       hit.semantic ? `vector rank ${hit.semantic.rank} (cosine ${hit.semantic.score.toFixed(3)})` : 'not among the nearest vectors',
     ];
     if (images.length > 0) parts.push(`query included text from ${images.length} image${images.length === 1 ? '' : 's'}`);
+    if (hit.degraded) parts.push(`degraded: ${hit.degraded}`);
     return {
       summary: `${parts.join('; ')}; fused ${hit.fused.toFixed(4)}`,
       rank: hit.rank,
@@ -148,6 +154,7 @@ export class MatchExplanation {
       fusedScore: hit.fused,
       matchedTerms: hit.lexical?.matchedTerms ?? [],
       images: images.map((image, index) => ({ index, name: image.name ?? null, source: image.source, mimeType: image.mimeType, text: image.text })),
+      degraded: hit.degraded ?? null,
     };
   }
 }

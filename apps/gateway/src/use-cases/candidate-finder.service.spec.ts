@@ -1,16 +1,17 @@
 import type { HealthMonitor } from '@toolgate/executor';
 import type { AccessPolicyService, CatalogService, Principal } from '@toolgate/registry';
-import type { RetrievedTool, ToolRetriever } from '@toolgate/retrieval';
+import type { RetrievalModuleOptions, RetrievedTool, ToolRetriever } from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { CandidateFinder } from './candidate-finder.service';
 
+const WARMUP = { mode: 'degraded', waitMs: 1000 } as const;
 const principal: Principal = { tenant: 'acme', subject: 'alice', roles: ['reader'] };
 const hit = (id: string, fused: number) => ({ id, version: '1.0.0', fused }) as RetrievedTool;
 
 /** A catalog of `ns/<name>` tools at 1.0.0; `hidden/*` are tools the caller may not discover. */
 function finder(hits: RetrievedTool[], unhealthy: string[] = []) {
   const search = jest.fn(async () => ({ hits }));
-  const retriever = { search } as unknown as ToolRetriever;
+  const retriever = { searchWhenWarm: search } as unknown as ToolRetriever;
   const catalog = {
     resolve: (ref: string) => {
       const id = ref.split('@')[0];
@@ -24,7 +25,7 @@ function finder(hits: RetrievedTool[], unhealthy: string[] = []) {
     snapshot: () => [...unhealthy.map((toolId) => ({ toolId, version: '1.0.0', healthy: false })), { toolId: 'ns/well', version: '1.0.0', healthy: true }],
     isHealthy: (toolId: string) => !unhealthy.includes(toolId),
   } as unknown as HealthMonitor;
-  return { finder: new CandidateFinder(retriever, catalog, access, health), search };
+  return { finder: new CandidateFinder(retriever, catalog, access, health, { warmup: WARMUP } as RetrievalModuleOptions), search };
 }
 
 describe('CandidateFinder', () => {
@@ -32,7 +33,7 @@ describe('CandidateFinder', () => {
     const { finder: subject, search } = finder([hit('ns/a', 0.9), hit('ns/sick', 0.8), hit('ns/b', 0.7), hit('ns/ill', 0.6), hit('ns/c', 0.5), hit('ns/d', 0.4)], ['ns/sick', 'ns/ill']);
     const found = await subject.find('convert miles', 3, principal);
     // The caller's tenant goes with the scope: only its own learning ranks its hits.
-    expect(search).toHaveBeenCalledWith('convert miles', 5, { scope: { tools: ['**'] }, tenant: 'acme' });
+    expect(search).toHaveBeenCalledWith('convert miles', 5, { scope: { tools: ['**'] }, tenant: 'acme' }, WARMUP);
     expect(found.map((f) => [f.tool.id, f.hit.fused])).toEqual([
       ['ns/a', 0.9],
       ['ns/b', 0.7],

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { HealthMonitor } from '@toolgate/executor';
 import { AccessPolicyService, CatalogService, type Principal, type ToolVersionView, type ToolView } from '@toolgate/registry';
-import { type RetrievedTool, ToolRetriever } from '@toolgate/retrieval';
+import { RETRIEVAL_OPTIONS, type RetrievalModuleOptions, type RetrievedTool, ToolRetriever } from '@toolgate/retrieval';
 import { ToolgateError } from '@toolgate/sdk';
 
 /** A tool the caller may discover, at the version it would get, whose version is healthy. */
@@ -17,7 +17,8 @@ export interface FoundTool extends CatalogMatch {
 /**
  * The retrieval funnel joined to the catalog: hits within the caller's discovery scope (ranked by the
  * platform-wide text plus what the caller's own tenant taught, never another tenant's), resolved by
- * the catalog (the authority when the index drifts), healthy versions only, one entry per tool.
+ * the catalog (the authority when the index drifts), healthy versions only, one entry per tool; while
+ * the index warms up, as its `WarmupPolicy` says.
  */
 @Injectable()
 export class CandidateFinder {
@@ -26,6 +27,7 @@ export class CandidateFinder {
     private readonly catalog: CatalogService,
     private readonly access: AccessPolicyService,
     private readonly health: HealthMonitor,
+    @Inject(RETRIEVAL_OPTIONS) private readonly options: RetrievalModuleOptions,
   ) {}
 
   /** The best `limit` tools for the text, best first. */
@@ -33,7 +35,8 @@ export class CandidateFinder {
     // Unhealthy versions are never offered: ask for as many more as there are, then drop them.
     const unhealthy = this.health.snapshot().filter((verdict) => !verdict.healthy).length;
     // The caller's tenant: what its own runs taught counts, no other tenant's learning is read.
-    const { hits } = await this.retriever.search(text, limit + unhealthy, { scope: this.access.discoveryScope(principal), tenant: principal.tenant });
+    // A warming index answers from what it has and says so, or waits (bounded): never an empty list that only means "not ready".
+    const { hits } = await this.retriever.searchWhenWarm(text, limit + unhealthy, { scope: this.access.discoveryScope(principal), tenant: principal.tenant }, this.options.warmup);
     const found: FoundTool[] = [];
     for (const hit of hits) {
       if (found.length >= limit) break;

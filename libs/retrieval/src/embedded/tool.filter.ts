@@ -2,7 +2,8 @@ import { compileToolGlob, RISK_ORDER } from '@toolgate/sdk';
 import type { ToolDocument } from '../documents/tool.document';
 import type { ToolSearchFilter } from '../index/tool-index.port';
 
-function compileFilter(filter: ToolSearchFilter): (doc: ToolDocument) => boolean {
+/** The filter as a predicate over documents (what the index applies inside each side's search). */
+export function documentFilter(filter: ToolSearchFilter): (doc: ToolDocument) => boolean {
   const clauses = filter.scope.map((c) => ({ matches: compileToolGlob(c.idGlob), maxRank: RISK_ORDER.indexOf(c.maxRisk) }));
   const categories = filter.categories && filter.categories.length > 0 ? new Set(filter.categories) : null;
   return (doc) => {
@@ -37,7 +38,7 @@ export class FilterBitsets {
     let entry = this.byFilter.get(key);
     if (!entry) {
       if (this.byFilter.size >= this.maxFilters) this.byFilter.clear();
-      entry = { matches: compileFilter(filter), bits: new Uint8Array(docs.length), upTo: 0 };
+      entry = { matches: documentFilter(filter), bits: new Uint8Array(docs.length), upTo: 0 };
       this.byFilter.set(key, entry);
     }
     if (entry.upTo < docs.length) {

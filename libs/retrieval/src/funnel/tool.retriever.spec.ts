@@ -1,7 +1,8 @@
+import { ErrorCode } from '@toolgate/sdk';
 import type { ToolDocument } from '../documents/tool.document';
 import { EmbeddedToolIndex } from '../embedded/embedded.tool-index';
 import { CachedEmbedder } from '../embedding/cached.embedder';
-import { Embedder } from '../embedding/embedder.port';
+import { Embedder, type EmbeddingKind } from '../embedding/embedder.port';
 import { HashingEmbedder } from '../embedding/hashing.embedder';
 import { FeatureReranker } from '../rerank/feature.reranker';
 import { type RerankCandidate, Reranker } from '../rerank/reranker.port';
@@ -145,5 +146,126 @@ describe('ToolRetriever rerank stage and clauses', () => {
     const retriever = new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder(), { ...DEFAULT_FUNNEL, minSimilarity: 0.5 }, new FeatureReranker());
     await retriever.indexTools(catalog);
     expect(await retriever.search('zebra xylophone. Then quartz yodel.', 5, everything)).toEqual({ noMatch: true, hits: [] });
+  });
+});
+
+/** Embeds queries at once and documents only while its gate is open: an index caught mid-warm-up. */
+class GatedEmbedder extends Embedder {
+  readonly model = 'gated';
+  readonly dimensions = 384;
+  private readonly inner = new HashingEmbedder();
+  private gate!: Promise<void>;
+  private release!: () => void;
+
+  constructor() {
+    super();
+    this.close();
+  }
+
+  open(): void {
+    this.release();
+  }
+
+  close(): void {
+    this.gate = new Promise((resolve) => {
+      this.release = resolve;
+    });
+  }
+
+  async embed(texts: string[], kind: EmbeddingKind): Promise<Float32Array[]> {
+    if (kind === 'document') await this.gate;
+    return this.inner.embed(texts);
+  }
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
+  if (!condition()) throw new Error('condition never held');
+}
+
+describe('ToolRetriever while the index warms up', () => {
+  const docs = [doc('weather', 'rain and sun forecast'), doc('stocks', 'share prices and market quotes'), doc('vault/secrets', 'share prices nobody else may see')];
+  const stocksOnly = { scope: [{ idGlob: 'stocks', maxRisk: 'read' as const }] };
+
+  it('searches by words before any vector is in and says so on each hit, counting only what the caller may discover', async () => {
+    const embedder = new GatedEmbedder();
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), embedder);
+    const indexing = retriever.indexTools(docs);
+    await until(() => retriever.warmup(everything).searchable);
+    const early = await retriever.search('share prices', 5, everything);
+    expect(early.degraded).toBe('vectors 0/3');
+    expect(early.hits.map((h) => [h.id, h.degraded])).toEqual([
+      ['stocks', 'vectors 0/3'],
+      ['vault/secrets', 'vectors 0/3'],
+    ]);
+    // A caller who may discover one tool learns nothing of the others, not even how many there are.
+    expect((await retriever.search('share prices', 5, stocksOnly)).hits).toEqual([expect.objectContaining({ id: 'stocks', degraded: 'vectors 0/1' })]);
+    embedder.open();
+    await indexing;
+    const warm = await retriever.search('share prices', 5, everything);
+    expect(warm.degraded).toBeUndefined();
+    expect(warm.hits[0]).toMatchObject({ id: 'stocks', semantic: { rank: 1 } });
+    expect(warm.hits[0].degraded).toBeUndefined();
+  });
+
+  it('re-indexing keeps the vectors of tools already in: only a new tool is searched by words alone', async () => {
+    const embedder = new GatedEmbedder();
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), embedder);
+    embedder.open();
+    await retriever.indexTools(docs.slice(0, 2));
+    embedder.close();
+    const indexing = retriever.indexTools([...docs.slice(0, 2), doc('news', 'headlines of the day')]);
+    await until(() => retriever.warmup(everything).vectors !== undefined);
+    const { hits } = await retriever.search('share prices', 5, everything);
+    expect(hits[0]).toMatchObject({ id: 'stocks', degraded: 'vectors 2/3', semantic: { rank: 1 } });
+    embedder.open();
+    await indexing;
+    expect(retriever.warmup(everything)).toEqual({ searchable: true });
+  });
+
+  it('before the first indexing, waits within the bound and then answers INDEX_UNAVAILABLE with a retry hint, never an empty list', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder());
+    await expect(retriever.searchWhenWarm('share prices', 5, everything, { mode: 'degraded', waitMs: 30 })).rejects.toMatchObject({
+      code: ErrorCode.INDEX_UNAVAILABLE,
+      message: expect.stringContaining('retry in 1 s'),
+      retryAfterSeconds: 1,
+    });
+    const waiting = retriever.searchWhenWarm('share prices', 5, everything, { mode: 'degraded', waitMs: 5000 });
+    await retriever.indexTools(docs);
+    expect((await waiting).hits[0].id).toBe('stocks');
+  });
+
+  it('degraded: an empty answer while vectors are missing is not trusted; it waits for them and then answers', async () => {
+    const embedder = new GatedEmbedder();
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), embedder, { ...DEFAULT_FUNNEL, minSimilarity: 0.5 });
+    const indexing = retriever.indexTools(docs);
+    await until(() => retriever.warmup(everything).searchable);
+    await expect(retriever.searchWhenWarm('zebra xylophone', 5, everything, { mode: 'degraded', waitMs: 30 })).rejects.toMatchObject({
+      code: ErrorCode.INDEX_UNAVAILABLE,
+      message: expect.stringContaining('vectors 0/3'),
+    });
+    const answered = retriever.searchWhenWarm('zebra xylophone', 5, everything, { mode: 'degraded', waitMs: 5000 });
+    embedder.open();
+    await indexing;
+    // Now "no tool fits" is the index's answer, not a guess made without vectors.
+    await expect(answered).resolves.toEqual({ noMatch: true, hits: [] });
+  });
+
+  it('wait: holds a search until the vectors the caller may find are in, then answers without the flag', async () => {
+    const embedder = new GatedEmbedder();
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), embedder);
+    const indexing = retriever.indexTools(docs);
+    await until(() => retriever.warmup(everything).searchable);
+    let settled = false;
+    const held = retriever.searchWhenWarm('share prices', 5, everything, { mode: 'wait', waitMs: 5000 }).finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(settled).toBe(false);
+    embedder.open();
+    await indexing;
+    const { hits } = await held;
+    expect(hits[0]).toMatchObject({ id: 'stocks', semantic: { rank: 1 } });
+    expect(hits[0].degraded).toBeUndefined();
   });
 });

@@ -1,8 +1,10 @@
 import { trace } from '@opentelemetry/api';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { splitIdentifiers } from '../documents/text.tokenizer';
 import type { ToolDocument } from '../documents/tool.document';
+import { documentFilter } from '../embedded/tool.filter';
 import type { Embedder } from '../embedding/embedder.port';
-import type { RankedHit, ToolIndex, ToolSearchFilter } from '../index/tool-index.port';
+import type { IndexedTool, RankedHit, ToolIndex, ToolSearchFilter } from '../index/tool-index.port';
 import type { Reranker } from '../rerank/reranker.port';
 import { type ClauseMergeOptions, DEFAULT_CLAUSE_MERGE, mergeClauseRankings } from './coverage.merger';
 import { DEFAULT_DECOMPOSITION, type DecompositionOptions, decomposeQuery } from './query.decomposer';
@@ -44,12 +46,32 @@ export const DEFAULT_FUNNEL: FunnelOptions = {
 
 export interface RetrievedTool extends FusedCandidate {
   rank: number;
+  /** Set while vectors are still being computed: found by BM25 and the vectors there are, e.g. `vectors 12/22` (of the tools the caller may discover). */
+  degraded?: string;
 }
 
 export interface RetrievalResult {
   hits: RetrievedTool[];
   noMatch: boolean;
+  /** As on each hit: the search ran before every vector the caller may find was in. */
+  degraded?: string;
 }
+
+/**
+ * How searches behave while the index warms up. Until the first lexical pass, every search waits up
+ * to `waitMs` and then answers INDEX_UNAVAILABLE. While vectors are still being computed, `degraded`
+ * searches BM25 and the vectors there are and says so on each hit (an empty answer is not trusted:
+ * it waits for the vectors like `wait`); `wait` holds the search up to `waitMs` for them.
+ */
+export interface WarmupPolicy {
+  mode: 'degraded' | 'wait';
+  waitMs: number;
+}
+
+export const DEFAULT_WARMUP: WarmupPolicy = { mode: 'degraded', waitMs: 15_000 };
+
+/** Documents embedded and upserted together while indexing: the unit of progress a warming index reports. */
+const VECTOR_BATCH_DOCS = 32;
 
 const tracer = trace.getTracer('toolgate.retrieval');
 
@@ -59,6 +81,13 @@ export const LEXICAL_ONLY = 'lexical-only';
 /** The text that stands for a tool in vector space: what it is and does (the model truncates long text). */
 export const embeddingText = (doc: ToolDocument): string =>
   [doc.title === doc.name ? splitIdentifiers(doc.name) : `${splitIdentifiers(doc.name)}: ${doc.title}`, doc.description, doc.tags.join(', ')].filter(Boolean).join('. ');
+
+const describeVectors = ({ vectors }: { vectors?: { ready: number; total: number } }): string => (vectors ? `vectors ${vectors.ready}/${vectors.total}` : 'vectors ready');
+
+const notWarm = (message: string, policy: WarmupPolicy): ToolgateError => {
+  const retryAfterSeconds = Math.max(1, Math.ceil(policy.waitMs / 3000));
+  return new ToolgateError(ErrorCode.INDEX_UNAVAILABLE, `${message}: retry in ${retryAfterSeconds} s`, [], { retryAfterSeconds });
+};
 
 /** The document as one tenant may see it: its own learned queries, no other tenant's. */
 function ownLearningOnly(doc: ToolDocument | undefined, tenant: string | undefined): ToolDocument | undefined {
@@ -77,6 +106,13 @@ function ownLearningOnly(doc: ToolDocument | undefined, tenant: string | undefin
 export class ToolRetriever {
   /** The documents this retriever indexed, for the reranker to read (the index keeps only what it searches). */
   private readonly documents = new Map<string, ToolDocument>();
+  /** The last indexing's documents: what a warming index counts its vectors against. */
+  private indexing: ToolDocument[] = [];
+  /** Documents searchable by BM25 only until their vectors are in (new to the index during an indexing). */
+  private readonly pendingVectors = new Set<string>();
+  /** True once an indexing has put every document in lexically. */
+  private searchable = false;
+  private readonly warmthListeners = new Set<() => void>();
 
   constructor(
     readonly index: ToolIndex,
@@ -87,28 +123,116 @@ export class ToolRetriever {
     readonly reranker: Reranker | null = null,
   ) {}
 
-  /** Embeds each document (description, every example or usage query, each tenant's learned queries) and upserts it. */
+  /**
+   * Embeds each document (description, every example or usage query, each tenant's learned queries) and
+   * upserts it. Documents new to the index go in lexically first, so they are searchable at once, and
+   * get their vectors in batches, theirs before the others' (`warmup` reports how far it is).
+   */
   async indexTools(docs: ToolDocument[]): Promise<void> {
     for (const doc of docs) this.documents.set(doc.id, doc);
-    if (!this.embedder)
-      return this.index.upsert(
+    this.indexing = docs;
+    const wanted = new Set(docs.map((doc) => doc.id));
+    for (const id of this.pendingVectors) if (!wanted.has(id)) this.pendingVectors.delete(id);
+    if (!this.embedder) {
+      await this.index.upsert(
         docs.map((doc) => ({ doc, vectors: [] })),
         LEXICAL_ONLY,
       );
+      return this.warmed(() => {
+        this.searchable = true;
+      });
+    }
+    const present = new Set(await this.index.ids());
+    const fresh = docs.filter((doc) => !present.has(doc.id));
+    if (fresh.length > 0) {
+      await this.index.upsert(
+        fresh.map((doc) => ({ doc, vectors: [] })),
+        this.embedder.model,
+      );
+      for (const doc of fresh) this.pendingVectors.add(doc.id);
+    }
+    this.warmed(() => {
+      this.searchable = true;
+    });
+    const ordered = fresh.length === 0 ? docs : [...fresh, ...docs.filter((doc) => present.has(doc.id))];
+    for (let start = 0; start < ordered.length; start += VECTOR_BATCH_DOCS) {
+      const batch = ordered.slice(start, start + VECTOR_BATCH_DOCS);
+      await this.index.upsert(await this.withVectors(batch, this.embedder), this.embedder.model);
+      this.warmed(() => {
+        for (const doc of batch) this.pendingVectors.delete(doc.id);
+      });
+    }
+  }
+
+  private async withVectors(docs: ToolDocument[], embedder: Embedder): Promise<IndexedTool[]> {
     const learned = (doc: ToolDocument) => Object.entries(doc.learned ?? {});
     const texts = docs.flatMap((doc) => [embeddingText(doc), ...doc.exampleQueries, ...doc.usageQueries, ...learned(doc).flatMap(([, queries]) => queries)]);
-    const vectors = await this.embedder.embed(texts, 'document');
+    const vectors = await embedder.embed(texts, 'document');
     let next = 0;
     const take = (count: number) => {
       next += count;
       return vectors.slice(next - count, next);
     };
-    const indexed = docs.map((doc) => {
+    return docs.map((doc) => {
       const own = take(1 + doc.exampleQueries.length + doc.usageQueries.length);
       const byTenant = learned(doc);
       return byTenant.length === 0 ? { doc, vectors: own } : { doc, vectors: own, learnedVectors: Object.fromEntries(byTenant.map(([tenant, queries]) => [tenant, take(queries.length)])) };
     });
-    await this.index.upsert(indexed, this.embedder.model);
+  }
+
+  private warmed(change: () => void): void {
+    change();
+    for (const listener of this.warmthListeners) listener();
+  }
+
+  /**
+   * How warm the index is for a caller: `searchable` once every document is in lexically; `vectors`
+   * while some the filter lets the caller find still lack theirs (counted among those only, so a
+   * caller learns nothing of tools it may not discover).
+   */
+  warmup(filter: ToolSearchFilter): { searchable: boolean; vectors?: { ready: number; total: number } } {
+    if (this.pendingVectors.size === 0) return { searchable: this.searchable };
+    const visible = documentFilter(filter);
+    let total = 0;
+    let pending = 0;
+    for (const doc of this.indexing) {
+      if (!visible(doc)) continue;
+      total += 1;
+      if (this.pendingVectors.has(doc.id)) pending += 1;
+    }
+    return pending === 0 ? { searchable: this.searchable } : { searchable: this.searchable, vectors: { ready: total - pending, total } };
+  }
+
+  /** Resolves true as soon as `warm` holds, false when `waitMs` passes first. */
+  private async until(warm: () => boolean, waitMs: number): Promise<boolean> {
+    if (warm()) return true;
+    return new Promise<boolean>((resolve) => {
+      const done = (result: boolean) => {
+        clearTimeout(timer);
+        this.warmthListeners.delete(check);
+        resolve(result);
+      };
+      const check = () => {
+        if (warm()) done(true);
+      };
+      const timer = setTimeout(() => done(warm()), waitMs);
+      this.warmthListeners.add(check);
+    });
+  }
+
+  /**
+   * `search` for a server's callers: never an empty answer that only means "not ready yet" (see
+   * `WarmupPolicy`); INDEX_UNAVAILABLE with a retry hint when the index is not warm within the bound.
+   */
+  async searchWhenWarm(text: string, k: number, filter: ToolSearchFilter, policy: WarmupPolicy = DEFAULT_WARMUP): Promise<RetrievalResult> {
+    const vectorsIn = () => this.warmup(filter).vectors === undefined;
+    if (!(await this.until(() => this.searchable, policy.waitMs))) throw notWarm('the tool index is still loading', policy);
+    if (policy.mode === 'wait' && !(await this.until(vectorsIn, policy.waitMs))) throw notWarm(`the tool index is still computing vectors (${describeVectors(this.warmup(filter))})`, policy);
+    const result = await this.search(text, k, filter);
+    if (result.hits.length > 0 || !result.degraded) return result;
+    // Nothing found while vectors are missing is not "no tool fits": wait for them, then answer.
+    if (await this.until(vectorsIn, policy.waitMs)) return this.search(text, k, filter);
+    throw notWarm(`no tool matched by words, and the tool index is still computing vectors (${describeVectors(this.warmup(filter))})`, policy);
   }
 
   /** The vector space in use, `lexical-only` without an embedder. */
@@ -169,7 +293,11 @@ export class ToolRetriever {
           'toolgate.reranker': this.reranker?.name ?? 'none',
           'toolgate.no_match': noMatch,
         });
-        return { noMatch, hits: noMatch ? [] : merged.slice(0, k).map((c, i) => ({ ...c, rank: i + 1 })) };
+        const warmth = this.pendingVectors.size > 0 ? this.warmup(filter) : undefined;
+        const degraded = warmth?.vectors ? describeVectors(warmth) : undefined;
+        if (degraded) span.setAttribute('toolgate.degraded', degraded);
+        const hits = noMatch ? [] : merged.slice(0, k).map((c, i) => ({ ...c, rank: i + 1, ...(degraded ? { degraded } : {}) }));
+        return { noMatch, hits, ...(degraded ? { degraded } : {}) };
       } finally {
         span.end();
       }

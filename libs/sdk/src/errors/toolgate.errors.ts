@@ -41,11 +41,15 @@ export class ToolgateError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details: ErrorDetail[] = [],
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(message, options);
     this.name = 'ToolgateError';
+    if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
+
+  /** When a caller may try again (a warming index, a saturated pool): transports pass it on (`extensions.retryAfterSeconds`). */
+  readonly retryAfterSeconds?: number;
 
   static is(error: unknown, code?: ErrorCode): error is ToolgateError {
     return error instanceof ToolgateError && (code === undefined || error.code === code);
