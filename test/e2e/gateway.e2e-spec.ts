@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createPostgresDatabase } from '../support/databases';
@@ -327,6 +327,19 @@ describe('toolgate CLI', () => {
     expect(result.status).toBe(0);
     const tools = JSON.parse(result.stdout) as { id: string; activeVersion: string }[];
     expect(tools.map((t) => t.id)).toEqual(expect.arrayContaining(['units/convert', 'calculator/evaluate', 'datetime/resolve-date']));
+  });
+
+  it('fetches the local model itself, once, on the first command that needs it (npm ci && npm run build is enough)', () => {
+    const models = join(work, 'models');
+    const local = { TOOLGATE_DATA_DIR: join(work, 'data-local'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), TOOLGATE_MODEL_DIR: models };
+    const first = runCli(['search', 'convert 10 miles to kilometers', '--k', '3', '--json'], local);
+    expect(first.status).toBe(0);
+    expect(first.stderr).toContain('fetching it once');
+    expect(existsSync(join(models, 'all-MiniLM-L6-v2', 'toolgate-model.json'))).toBe(true);
+    expect((JSON.parse(first.stdout) as { id: string }[]).map((hit) => hit.id)).toContain('units/convert');
+    const again = runCli(['tools', 'list', '--json'], local);
+    expect(again.status).toBe(0);
+    expect(again.stderr).not.toContain('fetching');
   });
 
   it('searches, as JSON and as a table', () => {

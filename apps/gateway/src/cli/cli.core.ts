@@ -11,6 +11,7 @@ import { PlanTaskUseCase } from '../use-cases/plan-task.use-case';
 import { RunTaskUseCase } from '../use-cases/run-task.use-case';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
 import { SyncToolIndexUseCase } from '../use-cases/sync-tool-index.use-case';
+import { fetchLocalModelIfMissing } from './local-model.fetch';
 
 /** The use cases that read the tool index sync it on first use; the other commands never pay for it. */
 export interface CliCore {
@@ -28,6 +29,7 @@ export interface CliCore {
 
 /** The core without HTTP; logs go to stderr (at warn) so stdout carries only the command's output. */
 export async function openCliCore(config: AppConfig, key: string | undefined): Promise<CliCore> {
+  fetchLocalModelIfMissing(config.retrieval);
   const level = process.env.LOG_LEVEL ?? 'warn';
   @Module({
     imports: [

@@ -6,6 +6,7 @@ import { AccessPolicyService, type Principal } from '@toolgate/registry';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { Logger } from 'nestjs-pino';
 import { CoreModule } from '../app.module';
+import { fetchLocalModelIfMissing } from '../cli/local-model.fetch';
 import type { AppConfig } from '../config/app.config';
 import { BOOT_OPTIONS } from '../gateway.server';
 import { startTracing } from '../tracing/tracing.bootstrap';
@@ -29,6 +30,7 @@ function principalOf(access: AccessPolicyService, key: string | undefined): Prin
  * closes stdin (or on SIGTERM/SIGINT), after the app has shut down.
  */
 export async function serveMcpStdio(config: AppConfig, key: string | undefined): Promise<void> {
+  fetchLocalModelIfMissing(config.retrieval);
   Object.assign(console, { log: console.error, info: console.error, debug: console.error, dir: console.error });
   const tracing = startTracing(config.gateway);
   const level = (process.env.LOG_LEVEL ?? 'warn') as AppConfig['gateway']['LOG_LEVEL'];

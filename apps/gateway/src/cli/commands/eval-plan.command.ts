@@ -5,6 +5,7 @@ import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import type { Command } from 'commander';
 import { positiveInt } from '../cli.options';
 import { printTable } from '../cli.output';
+import { fetchLocalModelIfMissing } from '../local-model.fetch';
 
 export interface EvalPlanFlags {
   dataset: string;
@@ -86,6 +87,7 @@ export async function runPlanEval(flags: EvalPlanFlags, env: NodeJS.ProcessEnv =
   }
   const planner = plannerOptions(flags.planner, env);
   const dataset = await readTaskBench(flags.dataset);
+  fetchLocalModelIfMissing({ embedder: flags.embedder });
   const retriever = await createRetriever({ embedder: flags.embedder });
   const result = await evaluatePlanner(dataset, retriever, ({ graph }) => createPlanner(planner, { graph, embedder: retriever.embedder }), {
     split: flags.split as PlanEvalSplit,

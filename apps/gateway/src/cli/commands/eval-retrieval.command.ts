@@ -4,6 +4,7 @@ import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { type Command, InvalidArgumentError } from 'commander';
 import { fraction, kList, positiveInt } from '../cli.options';
 import { printJson, printTable } from '../cli.output';
+import { fetchLocalModelIfMissing } from '../local-model.fetch';
 
 interface EvalRetrievalFlags {
   tools: string;
@@ -107,14 +108,16 @@ async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
   const queries = await readEvalQueries(flags.queries, new Set(tools.map((t) => t.id)));
   const split = flags.split ?? queries[0].split;
   // The server's driver settings (model folder and threads, LLM endpoint), with the flags' choices and a scratch index.
-  const retriever = await createRetriever({
+  const options = {
     ...retrievalOptionsFromEnv(env),
     driver: flags.driver,
     elasticsearch: esUrl ? { node: esUrl, indexPrefix: 'toolgate-eval' } : undefined,
     embedder: flags.embedder as 'local' | 'none' | 'hashing',
     funnel: { ...DEFAULT_FUNNEL, decomposition: flags.decomposition === 'on' ? DEFAULT_DECOMPOSITION : null },
     reranker: flags.reranker as 'feature' | 'llm' | 'none',
-  });
+  };
+  fetchLocalModelIfMissing(options);
+  const retriever = await createRetriever(options);
   const result = await evaluateRetrieval(retriever, tools, queries, {
     split,
     trainSplit: flags.trainSplit,

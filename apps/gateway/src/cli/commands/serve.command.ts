@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/app.config';
+import { fetchLocalModelIfMissing } from '../local-model.fetch';
 
 export function registerServeCommand(program: Command): void {
   program
@@ -11,6 +12,7 @@ export function registerServeCommand(program: Command): void {
       const startedAt = performance.now();
       const env = { ...process.env, ...(options.port ? { PORT: options.port } : {}), ...(options.host ? { HOST: options.host } : {}) };
       const appConfig = loadConfig(env);
+      fetchLocalModelIfMissing(appConfig.retrieval);
       const { startTracing } = await import('../../tracing/tracing.bootstrap');
       const tracing = startTracing(appConfig.gateway);
       const { startServer } = await import('../../gateway.server');
