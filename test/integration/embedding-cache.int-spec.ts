@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
-import { CatalogService, EmbeddingCacheService, UsageExampleService } from '@toolgate/registry';
+import { CatalogService, EmbeddingCacheService, RunAuditService, UsageExampleService } from '@toolgate/registry';
 import { CachedEmbedder, defaultModelDir, EmbeddedToolIndex, Embedder, type EmbeddingKind, OnnxEmbedder, ToolRetriever } from '@toolgate/retrieval';
 import { DataSource } from 'typeorm';
 import { SyncToolIndexUseCase } from '../../apps/gateway/src/use-cases/sync-tool-index.use-case';
@@ -136,6 +136,35 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('persistent embedding cache 
     const back = await start();
     expect(back.model.embedded).toHaveLength(4);
     expect(await rows()).toEqual({ [onnx.model]: 4 });
+  });
+
+  it('takes many saves that start in the same tick (queries answered as one batch), with the run audit writing beside them', async () => {
+    const model = 'concurrent-test';
+    const saves = Array.from({ length: 40 }, (_, i) => store.save(model, [{ key: `c${i}`, vector: Float32Array.from([i, 1, 2]) }]));
+    const audit = app.get(RunAuditService);
+    const run = {
+      id: `concurrent-run-${kind}`,
+      status: 'RUNNING' as const,
+      traceId: 't',
+      planId: 'p',
+      owner: { tenant: 'acme', subject: 'alice' },
+      steps: [],
+      replans: 0,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+    };
+    const appended = audit.append({ type: 'RUN_STARTED', at: run.startedAt, run });
+    await expect(Promise.all(saves)).resolves.toHaveLength(40);
+    await expect(appended).resolves.toBe(1);
+    expect(
+      (
+        await store.load(
+          model,
+          Array.from({ length: 40 }, (_, i) => `c${i}`),
+        )
+      ).size,
+    ).toBe(40);
+    await store.retainOnly(onnx.model);
   });
 
   it('loads and saves more keys than one IN list holds, keeping the first vector of a key saved twice', async () => {

@@ -107,6 +107,18 @@ describe('local sentence-embedding model', () => {
       for (const [i, [vector]] of one.entries()) expect(dot(vector, alone[i])).toBeCloseTo(1, 5);
     });
 
+    it('sends the calls that arrive while the worker is busy together, as one batch, each caller still getting its own vectors', async () => {
+      const worker = (threaded as unknown as { worker: { postMessage: (message: unknown) => void } }).worker;
+      const posted = jest.spyOn(worker, 'postMessage');
+      const texts = Array.from({ length: 40 }, (_, i) => `what is the weather in city number ${i}`);
+      const vectors = await Promise.all(texts.map((text) => threaded.embed([text], 'query')));
+      // The first call finds the worker idle and goes alone; the 39 that queue behind it go as one.
+      expect(posted).toHaveBeenCalledTimes(2);
+      posted.mockRestore();
+      const alone = await embedder.embed(texts);
+      for (const [i, [vector]] of vectors.entries()) expect(dot(vector, alone[i])).toBeCloseTo(1, 5);
+    });
+
     it('fails with MODEL_UNAVAILABLE naming the setup command when the model is missing, and refuses calls once closed', async () => {
       const empty = mkdtempSync(join(tmpdir(), 'model-'));
       await expect(ThreadedOnnxEmbedder.start(empty)).rejects.toMatchObject({ code: ErrorCode.MODEL_UNAVAILABLE, message: expect.stringContaining('npm run fetch-model') });

@@ -3,6 +3,7 @@ import { compileToolGlob, ErrorCode, RISK_ORDER, type Risk, ToolgateError } from
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../persistence/api-key.entity';
 import { RoleEntity } from '../persistence/role.entity';
+import { transaction } from '../persistence/transaction.queue';
 import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../registry.module-definition';
 import type { Action, DiscoveryClause, PolicySet, Principal, RoleDefinition } from './policy.types';
 import { loadPolicyFile, sha256 } from './policy-file.loader';
@@ -91,7 +92,7 @@ export class AccessPolicyService {
       ]);
     }
     const compiled = compile(set);
-    await this.dataSource.transaction(async (tx) => {
+    await transaction(this.dataSource, async (tx) => {
       await tx.getRepository(ApiKeyEntity).clear();
       await tx.getRepository(RoleEntity).clear();
       await tx.getRepository(RoleEntity).insert(set.roles.map((r) => ({ ...r })));

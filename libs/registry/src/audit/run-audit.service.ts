@@ -6,6 +6,7 @@ import { RunEntity } from '../persistence/run.entity';
 import { RunEventEntity } from '../persistence/run-event.entity';
 import { RunStepEntity } from '../persistence/run-step.entity';
 import { StepAttemptEntity } from '../persistence/step-attempt.entity';
+import { transaction } from '../persistence/transaction.queue';
 import { type AppendContext, eventStatements, invalid } from './run-event.statements';
 import { StatementRunner } from './statement.runner';
 
@@ -180,7 +181,7 @@ export class RunAuditService {
     let removed = 0;
     for (;;) {
       const count = await this.serialized(this.queueOf('*'), () =>
-        this.dataSource.transaction(async (tx) => {
+        transaction(this.dataSource, async (tx) => {
           const rows = await tx.getRepository(RunEntity).find({ select: { id: true }, where: { status: In(FINAL), finishedAt: LessThan(before) }, take: batch });
           const ids = rows.map((row) => row.id);
           if (ids.length === 0) return 0;

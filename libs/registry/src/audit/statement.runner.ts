@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DataSource, QueryResult } from 'typeorm';
+import { exclusively } from '../persistence/transaction.queue';
 
 /** One SQL statement with `?` placeholders and its values, every value bound. */
 export interface Statement {
@@ -21,8 +22,8 @@ export type Statements<T> = Generator<Statement, T, StatementResult>;
  * Through TypeORM's query builder the SQLite driver writes numbers into the SQL text, so every event's
  * timestamps made a statement never seen before: prepared anew, and pushing the common ones out of the
  * statement cache, most of a one-step run's cost (bench/mcp). On SQLite the transaction runs
- * synchronously on the one connection, so no other query can slip into it; on PostgreSQL it is a
- * TypeORM transaction with `$n` placeholders.
+ * synchronously on the one connection, after any other writer's (`exclusively`), so no other query
+ * can slip into it; on PostgreSQL it is a TypeORM transaction with `$n` placeholders.
  */
 export class StatementRunner {
   private readonly sqlite: BetterSqlite3.Database | null;
@@ -36,10 +37,14 @@ export class StatementRunner {
   }
 
   async run<T>(steps: Statements<T>): Promise<T> {
-    if (!this.sqlite || !this.sqliteTransaction) return this.runOnPostgres(steps);
-    // Another writer's transaction is open on the one connection (it awaits between its statements): ours waits, never joins it.
-    while (this.sqlite.inTransaction) await new Promise<void>((resolve) => setImmediate(resolve));
-    return this.sqliteTransaction(steps);
+    const sqliteTransaction = this.sqliteTransaction;
+    if (!sqliteTransaction) return this.runOnPostgres(steps);
+    // After any other writer's transaction on the one connection (it awaits between its statements): ours never joins one,
+    // not even one opened around the queue.
+    return exclusively(this.dataSource, async () => {
+      while (this.sqlite?.inTransaction) await new Promise<void>((resolve) => setImmediate(resolve));
+      return sqliteTransaction(steps);
+    });
   }
 
   private runOnSqlite<T>(steps: Statements<T>): T {

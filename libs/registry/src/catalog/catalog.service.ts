@@ -11,6 +11,7 @@ import type { IntegrityFinding } from '../integrity/integrity.types';
 import { PluginEntity, PluginStatus } from '../persistence/plugin.entity';
 import { TenantToolStateEntity } from '../persistence/tenant-tool-state.entity';
 import { ToolVersionEntity, ToolVersionState } from '../persistence/tool-version.entity';
+import { transaction } from '../persistence/transaction.queue';
 import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../registry.module-definition';
 import type { LoadedPlugin, PluginLoadResult } from '../sources/npm/plugin.loader';
 import type { ToolSource } from '../sources/tool-source.port';
@@ -333,7 +334,7 @@ export class CatalogService implements OnModuleInit {
       return;
     }
     try {
-      const { runnable, held } = await this.dataSource.transaction((tx) => this.register(tx, result));
+      const { runnable, held } = await transaction(this.dataSource, (tx) => this.register(tx, result));
       // A tool the package (or server) no longer offers stops being loaded; its rows stay on record.
       const offered = new Set([...runnable.keys(), ...held.keys()]);
       const suffix = `@${result.identity.version}`;

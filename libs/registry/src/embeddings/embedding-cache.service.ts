@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, In, Not } from 'typeorm';
 import { embeddingCacheEntity } from '../persistence/data-source.factory';
+import { transaction } from '../persistence/transaction.queue';
 
 /** One vector under its cache key; the shape of retrieval's `StoredEmbedding`, which this lib does not import. */
 export interface CachedVector {
@@ -55,7 +56,7 @@ export class EmbeddingCacheService {
     if (entries.length === 0) return;
     const createdAt = Date.now();
     const target = this.repository.target;
-    await this.dataSource.transaction(async (manager) => {
+    await transaction(this.dataSource, async (manager) => {
       for (const chunk of chunks(entries)) {
         await manager
           .createQueryBuilder()

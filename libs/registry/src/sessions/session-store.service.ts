@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { DataSource, LessThan } from 'typeorm';
 import { PlanningSessionEntity } from '../persistence/planning-session.entity';
+import { transaction } from '../persistence/transaction.queue';
 import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../registry.module-definition';
 
 /** Session ids are chosen by callers: short, printable, no separators that could confuse logs or keys. */
@@ -48,7 +49,7 @@ export class SessionStoreService {
       throw new ToolgateError(ErrorCode.BUDGET_EXCEEDED, `session state of ${bytes} bytes exceeds the ${this.limits.maxBytes}-byte bound`, [{ path: '/sessionId', message: 'state too large' }]);
     }
     const now = Date.now();
-    await this.dataSource.transaction(async (tx) => {
+    await transaction(this.dataSource, async (tx) => {
       const repo = tx.getRepository(PlanningSessionEntity);
       await repo.delete({ updatedAt: LessThan(now - this.limits.ttlMs) });
       const existing = await repo.findOneBy({ tenant: owner.tenant, subject: owner.subject, sessionId });

@@ -4,6 +4,7 @@ import { DataSource, type EntityManager, In } from 'typeorm';
 import { CatalogService } from '../catalog/catalog.service';
 import { PLATFORM_EXAMPLES, ToolUsageExampleEntity, type UsageExampleSource } from '../persistence/tool-usage-example.entity';
 import { ToolVersionEntity } from '../persistence/tool-version.entity';
+import { transaction } from '../persistence/transaction.queue';
 import { invalidLines, normalizeExampleQuery, queryProblem, readExampleFile, toolIdProblem } from './usage-example-file.parser';
 
 /** Examples kept per tool: enough to cover its phrasings, few enough to keep its document focused. */
@@ -152,7 +153,7 @@ export class UsageExampleService {
 
   /** Inserts the new examples of one scope and applies the scope's bound, in one transaction. */
   private async store(examples: readonly NewExample[], source: UsageExampleSource, tenant: string): Promise<Omit<UsageExampleImportResult, 'tools'>> {
-    return this.dataSource.transaction(async (tx) => {
+    return transaction(this.dataSource, async (tx) => {
       const repo = tx.getRepository(ToolUsageExampleEntity);
       const toolIds = [...new Set(examples.map((e) => e.toolId))];
       const seen = new Set<string>();
