@@ -159,14 +159,14 @@ class GatedEmbedder extends Embedder {
 
   constructor() {
     super();
-    this.close();
+    this.hold();
   }
 
   open(): void {
     this.release();
   }
 
-  close(): void {
+  hold(): void {
     this.gate = new Promise((resolve) => {
       this.release = resolve;
     });
@@ -213,7 +213,7 @@ describe('ToolRetriever while the index warms up', () => {
     const retriever = new ToolRetriever(new EmbeddedToolIndex(), embedder);
     embedder.open();
     await retriever.indexTools(docs.slice(0, 2));
-    embedder.close();
+    embedder.hold();
     const indexing = retriever.indexTools([...docs.slice(0, 2), doc('news', 'headlines of the day')]);
     await until(() => retriever.warmup(everything).vectors !== undefined);
     const { hits } = await retriever.search('share prices', 5, everything);
