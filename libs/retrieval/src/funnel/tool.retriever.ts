@@ -133,31 +133,25 @@ export class ToolRetriever {
     this.indexing = docs;
     const wanted = new Set(docs.map((doc) => doc.id));
     for (const id of this.pendingVectors) if (!wanted.has(id)) this.pendingVectors.delete(id);
-    if (!this.embedder) {
-      await this.index.upsert(
-        docs.map((doc) => ({ doc, vectors: [] })),
-        LEXICAL_ONLY,
-      );
-      return this.warmed(() => {
-        this.searchable = true;
-      });
-    }
-    const present = new Set(await this.index.ids());
+    const { embedder } = this;
+    // Without an embedder every document is lexical-only, so every one goes in by its words alone.
+    const present = new Set(embedder ? await this.index.ids() : []);
     const fresh = docs.filter((doc) => !present.has(doc.id));
-    if (fresh.length > 0) {
+    if (fresh.length > 0 || !embedder) {
       await this.index.upsert(
         fresh.map((doc) => ({ doc, vectors: [] })),
-        this.embedder.model,
+        this.model,
       );
-      for (const doc of fresh) this.pendingVectors.add(doc.id);
     }
     this.warmed(() => {
       this.searchable = true;
+      if (embedder) for (const doc of fresh) this.pendingVectors.add(doc.id);
     });
+    if (!embedder) return;
     const ordered = fresh.length === 0 ? docs : [...fresh, ...docs.filter((doc) => present.has(doc.id))];
     for (let start = 0; start < ordered.length; start += VECTOR_BATCH_DOCS) {
       const batch = ordered.slice(start, start + VECTOR_BATCH_DOCS);
-      await this.index.upsert(await this.withVectors(batch, this.embedder), this.embedder.model);
+      await this.index.upsert(await this.withVectors(batch, embedder), embedder.model);
       this.warmed(() => {
         for (const doc of batch) this.pendingVectors.delete(doc.id);
       });
@@ -293,8 +287,8 @@ export class ToolRetriever {
           'toolgate.reranker': this.reranker?.name ?? 'none',
           'toolgate.no_match': noMatch,
         });
-        const warmth = this.pendingVectors.size > 0 ? this.warmup(filter) : undefined;
-        const degraded = warmth?.vectors ? describeVectors(warmth) : undefined;
+        const warmth = this.warmup(filter);
+        const degraded = warmth.vectors ? describeVectors(warmth) : undefined;
         if (degraded) span.setAttribute('toolgate.degraded', degraded);
         const hits = noMatch ? [] : merged.slice(0, k).map((c, i) => ({ ...c, rank: i + 1, ...(degraded ? { degraded } : {}) }));
         return { noMatch, hits, ...(degraded ? { degraded } : {}) };
