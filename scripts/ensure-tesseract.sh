@@ -15,20 +15,9 @@ has_eng || packages+=(tesseract-ocr tesseract-ocr-eng)
 has_font || packages+=(fonts-dejavu-core)
 if [ "${#packages[@]}" -eq 0 ]; then exit 0; fi
 
-if [ "$(id -u)" = 0 ]; then
-  apt=(env DEBIAN_FRONTEND=noninteractive apt-get)
-elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-  apt=(sudo -n env DEBIAN_FRONTEND=noninteractive apt-get)
-else
-  say "missing ${packages[*]} and this user can neither apt-get nor sudo; install them: apt-get install -y ${packages[*]}"
-  exit 1
-fi
-command -v apt-get >/dev/null 2>&1 || { say "missing ${packages[*]} and there is no apt-get here; install tesseract 5 with English data and a sans-serif font"; exit 1; }
-
-say "installing ${packages[*]} from Debian packages"
-# An install from a stale or empty package list fails: refresh it first, once.
-"${apt[@]}" update -qq >&2
-"${apt[@]}" install -y -qq --no-install-recommends "${packages[@]}" >&2
+# shellcheck source=debian-packages.sh
+. "$(dirname "$0")/debian-packages.sh"
+install_debian_packages ensure-tesseract "${packages[@]}"
 has_eng || { say "tesseract with English data is still missing after the install"; exit 1; }
 has_font || { say "no sans-serif font after the install"; exit 1; }
 say "$(tesseract --version 2>&1 | head -n 1) ready"

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 import { KEYS, startTwoTenantServer, TWO_TENANT_POLICY, type TwoTenantServer } from '../security/support/two-tenants';
 import { codesOf, graphql, REPO_ROOT } from '../support/gateway-process';
+import { freePort } from '../support/ports';
 
 /**
  * Toolgate as an MCP client, against unmodified servers from npm: the reference server
@@ -60,17 +60,6 @@ const shoutTool = (description: string) => ({
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
   annotations: { readOnlyHint: true },
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function untilListening(url: string, deadline = Date.now() + 20_000): Promise<void> {
   while (Date.now() < deadline) {

@@ -26,7 +26,7 @@ import {
   ToolInvoker,
 } from '@toolgate/executor';
 import type { Plan, PlanStep } from '@toolgate/planner';
-import { AccessPolicyService, CatalogService, type Principal, RegistryModule, RunAuditService, ToolVersionState } from '@toolgate/registry';
+import { AccessPolicyService, CatalogService, type PendingApprovals, type Principal, RegistryModule, RunAuditService, ToolVersionState } from '@toolgate/registry';
 import { type Run, type RunEvent, type RunListFilter, runIdOf, type SequencedRunEvent } from '@toolgate/sdk';
 import { DataSource } from 'typeorm';
 import { type DatabaseKind, testDatabase } from '../support/databases';
@@ -222,6 +222,9 @@ export class MemoryRunStore extends RunStore {
   }
   async release(runIds: string[]): Promise<void> {
     this.released.push(...runIds);
+  }
+  async pendingApprovals(): Promise<PendingApprovals[]> {
+    return [];
   }
   async removeFinished(): Promise<number> {
     return 0;

@@ -1,6 +1,7 @@
 import { LlmPlanner, type LlmPlannerOptions, type PlanningCandidate, type PlanningPrincipal, type TaskInput } from '@toolgate/planner';
 import { defineTool, ErrorCode, type ToolgateError, toDescriptor } from '@toolgate/sdk';
 import { APIError } from 'openai';
+import { register } from 'prom-client';
 import { chatCompletion, errorReply, type OpenAIWireServer, type RecordedRequest, startOpenAIWireServer } from '../support/openai-wire-server';
 
 /** The LLM planner through the real `openai` client against a local server replaying scripted OpenAI replies. */
@@ -327,6 +328,35 @@ describe('LlmPlanner', () => {
       expect(text).toContain('<step_outputs>');
       expect(text).toContain('"code": "TOOL_FAILED"');
       expect(text).toContain('unknown city Olso');
+    });
+  });
+
+  describe('GenAI metrics', () => {
+    /** A sample of prom-client's default registry (0 before any). */
+    const sample = async (name: string, labels: string) => {
+      const line = (await register.metrics()).split('\n').find((l) => l.startsWith(`${name}{${labels}} `));
+      return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+    };
+    const model = 'gen_ai_operation_name="chat",gen_ai_provider_name="openai",gen_ai_request_model="scripted-model",toolgate_purpose="plan"';
+
+    it('records each request with its token usage (gen_ai.client.token.usage) and duration, and a failure by its HTTP status', async () => {
+      const before = {
+        input: await sample('gen_ai_client_token_usage_sum', `${model},gen_ai_token_type="input"`),
+        output: await sample('gen_ai_client_token_usage_sum', `${model},gen_ai_token_type="output"`),
+        ok: await sample('toolgate_llm_requests_total', 'toolgate_purpose="plan",gen_ai_request_model="scripted-model",outcome="ok"'),
+        failed: await sample('toolgate_llm_requests_total', 'toolgate_purpose="plan",gen_ai_request_model="scripted-model",outcome="503"'),
+        timedFailures: await sample('gen_ai_client_operation_duration_seconds_count', `${model},error_type="503"`),
+      };
+      server.script(COMPLETIONS, chatCompletion({ toolCalls: [{ name: 'weather__current', arguments: { city: 'Oslo', unit: null } }], usage: { prompt_tokens: 420, completion_tokens: 31 } }));
+      await planner().select(task('How warm is it in Oslo?'), candidates, principal);
+      server.script(COMPLETIONS, errorReply(503, 'boom', 0));
+      await failure(planner().plan(task('hello'), candidates, principal));
+
+      expect((await sample('gen_ai_client_token_usage_sum', `${model},gen_ai_token_type="input"`)) - before.input).toBe(420);
+      expect((await sample('gen_ai_client_token_usage_sum', `${model},gen_ai_token_type="output"`)) - before.output).toBe(31);
+      expect((await sample('toolgate_llm_requests_total', 'toolgate_purpose="plan",gen_ai_request_model="scripted-model",outcome="ok"')) - before.ok).toBe(1);
+      expect((await sample('toolgate_llm_requests_total', 'toolgate_purpose="plan",gen_ai_request_model="scripted-model",outcome="503"')) - before.failed).toBe(1);
+      expect((await sample('gen_ai_client_operation_duration_seconds_count', `${model},error_type="503"`)) - before.timedFailures).toBe(1);
     });
   });
 

@@ -138,6 +138,33 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('run audit on %s', (kind) =>
     await expect(audit.load(run.id)).resolves.toMatchObject({ status: 'PENDING_APPROVAL' });
   });
 
+  it('counts steps waiting for approval per tenant of their run, with the oldest request, and forgets decided ones', async () => {
+    const north = { tenant: 'north', subject: 'nina' };
+    const south = { tenant: 'south', subject: 'sam' };
+    const ask = async (id: string, owner: typeof north, second: number, steps: string[]) => {
+      await audit.append({
+        type: 'RUN_STARTED',
+        at: at(second),
+        run: newRun(
+          id,
+          owner,
+          at(second),
+          steps.map((step) => waiting(step, 'files/delete@1.0.0')),
+        ),
+      });
+      for (const [i, step] of steps.entries()) {
+        await audit.append({ type: 'APPROVAL_REQUESTED', at: at(second + 1 + i), runId: id, stepId: step, tool: 'files/delete@1.0.0', reason: 'destructive tool' });
+      }
+    };
+    await ask('run-north-1', north, 30, ['s1', 's2']);
+    await ask('run-north-2', north, 40, ['s1']);
+    await ask('run-south-1', south, 50, ['s1']);
+    await audit.append({ type: 'APPROVAL_DECIDED', at: at(55), runId: 'run-south-1', stepId: 's1', approved: true, by: south });
+
+    const rows = (await audit.pendingApprovals()).filter((row) => row.tenant === 'north' || row.tenant === 'south');
+    expect(rows).toEqual([{ tenant: 'north', pending: 3, oldestRequestedAt: Date.parse(at(31)) }]);
+  });
+
   it("an append never becomes part of another writer's transaction: that one rolling back takes no event with it", async () => {
     const run = newRun('run-beside-rollback', alice, at(19), [waiting('s1', 'units/convert@1.0.0')]);
     await audit.append({ type: 'RUN_STARTED', at: at(19), run });

@@ -19,6 +19,8 @@ import { HealthController } from './health/health.controller';
 import { loggingModule } from './logging/logging.module';
 import { McpHttpController } from './mcp/mcp-http.controller';
 import { McpServerFactory } from './mcp/mcp-server.factory';
+import { GatewayCollectors } from './metrics/gateway.collectors';
+import { MetricsController } from './metrics/metrics.controller';
 import { PlanningResolver } from './planning/planning.resolver';
 import { RunsResolver } from './runs/runs.resolver';
 import { graphqlContext } from './runs/subscription.context';
@@ -117,7 +119,7 @@ export class AppModule {
           // GraphQL over WebSocket is GraphqlWsTransport; OperationLimitsPlugin (a provider) limits HTTP.
         }),
       ],
-      controllers: [HealthController, McpHttpController],
+      controllers: [HealthController, McpHttpController, MetricsController],
       providers: [
         ToolsResolver,
         PlanningResolver,
@@ -128,6 +130,7 @@ export class AppModule {
         OperationLimitsPlugin,
         GraphqlWsTransport,
         McpServerFactory,
+        GatewayCollectors,
         { provide: APP_GUARD, useClass: PrincipalGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         // Depth first: class-validator walks input recursively.

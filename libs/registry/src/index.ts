@@ -1,6 +1,6 @@
 export { AccessPolicyService } from './access/access-policy.service';
 export type { Principal } from './access/policy.types';
-export { type AppendContext, RETENTION_BATCH, RunAuditService, type RunOwnership } from './audit/run-audit.service';
+export { type AppendContext, type PendingApprovals, RETENTION_BATCH, RunAuditService, type RunOwnership } from './audit/run-audit.service';
 export { CatalogService } from './catalog/catalog.service';
 export type { PluginView, ToolVersionView, ToolView, VersionStateScope } from './catalog/catalog.types';
 export { EmbeddingCacheService } from './embeddings/embedding-cache.service';

@@ -19,3 +19,4 @@ export { type RerankCandidate, Reranker } from './rerank/reranker.port';
 export { type RetrievalEnv, retrievalEnvSchema, retrievalOptionsFromEnv } from './retrieval.config';
 export { RetrievalModule } from './retrieval.module';
 export { RETRIEVAL_OPTIONS, type RetrievalModuleOptions } from './retrieval.module-definition';
+export { type GenAiCall, measureGenAi } from './telemetry/gen-ai.instruments';

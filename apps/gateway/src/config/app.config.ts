@@ -32,6 +32,8 @@ export const gatewayEnvSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('toolgate'),
   TOOLGATE_TRACE_CONSOLE: flag.default(false),
+  /** Prometheus metrics at GET /metrics (a platform admin's key when keys exist); false: no endpoint. */
+  TOOLGATE_METRICS: flag.default(true),
 });
 
 export interface AppConfig {

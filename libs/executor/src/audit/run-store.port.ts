@@ -1,4 +1,5 @@
 import type { Plan } from '@toolgate/planner';
+import type { PendingApprovals } from '@toolgate/registry';
 import type { Run, RunEvent, RunListFilter, RunStatus, SequencedRunEvent } from '@toolgate/sdk';
 
 /**
@@ -48,6 +49,8 @@ export abstract class RunStore {
   abstract claimOrphans(staleBefore: number, options?: { runId?: string; limit?: number }): Promise<ClaimedRun[]>;
   /** Lets runs go without finishing them (paused at a shutdown): the next process claims them at once. */
   abstract release(runIds: string[]): Promise<void>;
+  /** Steps waiting for approval across every process, per tenant (how many, and the oldest's request time). */
+  abstract pendingApprovals(): Promise<PendingApprovals[]>;
   /** Removes runs that finished before `before` (epoch ms); returns how many. */
   abstract removeFinished(before: number): Promise<number>;
 }

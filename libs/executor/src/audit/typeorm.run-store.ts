@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { RunAuditService } from '@toolgate/registry';
+import { type PendingApprovals, RunAuditService } from '@toolgate/registry';
 import type { Run, RunEvent, RunListFilter, SequencedRunEvent } from '@toolgate/sdk';
 import { RunEventBus } from './run-event.bus';
 import { type ClaimedRun, type ResumePoint, RunStore } from './run-store.port';
@@ -56,6 +56,10 @@ export class TypeormRunStore extends RunStore {
 
   release(runIds: string[]): Promise<void> {
     return this.audit.release(this.instance, runIds);
+  }
+
+  pendingApprovals(): Promise<PendingApprovals[]> {
+    return this.audit.pendingApprovals();
   }
 
   removeFinished(before: number): Promise<number> {

@@ -2,9 +2,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode, ToolgateError, type ToolLimits, type ToolManifest } from '@toolgate/sdk';
 import type { AttemptReport, Invocation } from '../runtime/tool-invoker.port';
 import { ToolInvoker } from '../runtime/tool-invoker.port';
+import { breakerOpens, breakerState, concurrencyRejections } from '../telemetry/executor.instruments';
 import { AdaptiveBreaker } from './adaptive.breaker';
 import { DEFAULT_RESILIENCE_OPTIONS, type ResilienceOptions } from './resilience.config';
 import { ResilientToolInvoker } from './resilient.tool-invoker';
+
+/** A metric's value for exactly these labels (0 before any), from prom-client's default registry. */
+async function metricValue(metric: { get(): Promise<{ values: { labels: Record<string, string | number>; value: number }[] }> }, labels: Record<string, string>): Promise<number> {
+  const { values } = await metric.get();
+  const same = (l: Record<string, string | number>) => Object.keys(labels).length === Object.keys(l).length && Object.entries(labels).every(([k, v]) => l[k] === v);
+  return values.find((v) => same(v.labels))?.value ?? 0;
+}
 
 type Behaviour = (invocation: Invocation) => Promise<unknown>;
 
@@ -98,8 +106,13 @@ describe('ResilientToolInvoker', () => {
   it('opens the breaker after consecutive failures; later calls fail fast with CIRCUIT_OPEN and never reach the tool', async () => {
     const inner = new ScriptedInvoker({ 'x/down': failWith(ErrorCode.TOOL_FAILED) });
     const invoker = new ResilientToolInvoker(inner, catalog({ 'x/down': {} }), options({ consecutiveFailures: 3 }));
+    const labels = { tool: 'x/down', version: '1.0.0', tenant: 't1' };
+    const opensBefore = await metricValue(breakerOpens, labels);
     for (let i = 0; i < 3; i++) await expect(codeOf(invoker.invoke(call('x/down')))).resolves.toBe(ErrorCode.TOOL_FAILED);
     expect(invoker.breakerState('x/down', '1.0.0', 't1')).toMatchObject({ state: 'OPEN', failures: 3, lastFailure: { code: ErrorCode.TOOL_FAILED } });
+    // What /metrics says: open (2), opened once.
+    expect(await metricValue(breakerState, labels)).toBe(2);
+    expect((await metricValue(breakerOpens, labels)) - opensBefore).toBe(1);
 
     const latencies: number[] = [];
     for (let i = 0; i < 200; i++) {
@@ -215,10 +228,13 @@ describe('ResilientToolInvoker', () => {
       'x/other': succeed,
     });
     const invoker = new ResilientToolInvoker(inner, catalog({ 'x/busy': { maxConcurrency: 2, timeoutMs: 5000 }, 'x/other': {} }), options());
+    const rejected = { tool: 'x/busy', version: '1.0.0', tenant: 't1', reason: 'bulkhead' };
+    const rejectedBefore = await metricValue(concurrencyRejections, rejected);
     const running = [invoker.invoke(call('x/busy')), invoker.invoke(call('x/busy'))];
     const excess = await Promise.all(Array.from({ length: 5 }, () => codeOf(invoker.invoke(call('x/busy')))));
     // The excess is settled while both slots are still held: rejected at once, not queued.
     expect(excess).toEqual(Array(5).fill(ErrorCode.OVERLOADED));
+    expect((await metricValue(concurrencyRejections, rejected)) - rejectedBefore).toBe(5);
     expect(inner.callsOf('x/busy')).toBe(2);
     expect(invoker.breakerState('x/busy', '1.0.0', 't1')).toMatchObject({ inFlight: 2, maxConcurrency: 2, failures: 0, state: 'CLOSED' });
     await expect(Promise.all(Array.from({ length: 8 }, () => invoker.invoke(call('x/other'))))).resolves.toHaveLength(8);
@@ -288,6 +304,8 @@ describe('ResilientToolInvoker between tenants', () => {
     expect(inner.callsOf('x/down')).toBe(4);
     for (let i = 0; i < 3; i++) await codeOf(invoker.invoke(as('globex', 'x/down')));
     expect(invoker.states()[0]).toMatchObject({ state: 'OPEN', openTenants: 2 });
+    const shared = { tool: 'x/down', version: '1.0.0', tenant: '*' };
+    expect(await metricValue(breakerState, shared)).toBe(2);
 
     const refused = (await invoker.invoke(as('initech', 'x/down')).catch((e: unknown) => e)) as ToolgateError;
     expect(refused).toMatchObject({ code: ErrorCode.CIRCUIT_OPEN });
@@ -300,6 +318,9 @@ describe('ResilientToolInvoker between tenants', () => {
     await sleep(60);
     await expect(codeOf(invoker.invoke(as('acme', 'x/down')))).resolves.toBe('OK');
     expect(invoker.states()[0]).toMatchObject({ state: 'CLOSED', openTenants: 1 });
+    expect(await metricValue(breakerState, shared)).toBe(0);
+    expect(await metricValue(breakerState, { ...shared, tenant: 'acme' })).toBe(0);
+    expect(await metricValue(breakerState, { ...shared, tenant: 'globex' })).toBe(2);
     await expect(codeOf(invoker.invoke(as('initech', 'x/down')))).resolves.toBe('OK');
   });
 

@@ -23,6 +23,7 @@ import {
 import { type Observable, Subject } from 'rxjs';
 import { abortError, stepErrorOf, toToolgateError } from '../runtime/tool.errors';
 import { type Invocation, type PreparedCall, ToolInvoker } from '../runtime/tool-invoker.port';
+import { breakerOpens, breakerState, concurrencyRejections } from '../telemetry/executor.instruments';
 import { AdaptiveBreaker, type BreakerMode } from './adaptive.breaker';
 import { isToolFault, isTransient, provesNotStarted } from './failure.classifier';
 import { linkedSignal, unboundedListeners } from './linked-signal.util';
@@ -107,6 +108,17 @@ interface ToolPolicy {
   tenants: Map<string, TenantPolicy>;
   /** The shared state last reported, to emit its changes once. */
   sharedOpen: boolean;
+}
+
+/** The tenant label of the shared (tool-wide) breaker in metrics. */
+const SHARED_TENANT = '*';
+
+const STATE_VALUES: Record<BreakerStateName, number> = { CLOSED: 0, HALF_OPEN: 1, OPEN: 2 };
+
+function recordBreaker(policy: { toolId: string; version: string }, tenant: string, state: BreakerStateName): void {
+  const labels = { tool: policy.toolId, version: policy.version, tenant };
+  breakerState.set(labels, STATE_VALUES[state]);
+  if (state === 'OPEN') breakerOpens.inc(labels);
 }
 
 const STATE_NAMES: Record<CircuitState, BreakerStateName> = {
@@ -242,7 +254,7 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
     const limit = this.tenantLimit(policy);
     const { signal, dispose } = linkedSignal([invocation.signal, this.shutdown.signal]);
     try {
-      await this.tenantSlot(tenant, limit, policy.limits.maxConcurrency, tool, signal);
+      await this.tenantSlot(policy, tenant, limit, signal);
     } catch (error) {
       dispose();
       await invocation.onAttempt?.({ attempt: invocation.attempt, outcome: 'FAILED', error: stepErrorOf(error as ToolgateError), durationMs: 0 });
@@ -252,6 +264,7 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
       return await policy.bulkhead.execute(() => this.attempts(policy, tenant, invocation, signal), signal);
     } catch (raw) {
       if (!(raw instanceof BulkheadRejectedError) && !(raw instanceof TaskCancelledError)) throw raw;
+      if (raw instanceof BulkheadRejectedError) concurrencyRejections.inc({ tool: policy.toolId, version: policy.version, tenant: tenant.tenant, reason: 'bulkhead' });
       const error =
         raw instanceof BulkheadRejectedError
           ? new ToolgateError(ErrorCode.OVERLOADED, `${tool} is at its concurrency limit (${policy.limits.maxConcurrency}); call refused`, [], { cause: raw })
@@ -352,13 +365,16 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
    * its whole share: a tenant's excess slows only that tenant. Past TOOLGATE_TENANT_QUEUE waiting calls
    * the excess is OVERLOADED.
    */
-  private async tenantSlot(tenant: TenantPolicy, limit: number, maxConcurrency: number, tool: string, signal: AbortSignal): Promise<void> {
+  private async tenantSlot(policy: ToolPolicy, tenant: TenantPolicy, limit: number, signal: AbortSignal): Promise<void> {
+    const tool = `${policy.toolId}@${policy.version}`;
+    const { maxConcurrency } = policy.limits;
     // A tenant entitled to the whole bulkhead meets the bulkhead's own rule (TOOLGATE_BULKHEAD_QUEUE) instead.
     if (tenant.inFlight < limit || limit >= maxConcurrency) {
       tenant.inFlight++;
       return;
     }
     if (tenant.waiting.length >= this.options.tenantQueue) {
+      concurrencyRejections.inc({ tool: policy.toolId, version: policy.version, tenant: tenant.tenant, reason: 'tenant_share' });
       throw new ToolgateError(
         ErrorCode.OVERLOADED,
         `${tool}: tenant ${tenant.tenant} holds its fair share (${limit}, TOOLGATE_TENANT_MAX_SHARE) and ${tenant.waiting.length} more calls wait (TOOLGATE_TENANT_QUEUE); call refused`,
@@ -395,6 +411,7 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
     const shared = open >= this.options.breaker.minTenants;
     if (shared !== policy.sharedOpen) {
       policy.sharedOpen = shared;
+      recordBreaker(policy, SHARED_TENANT, shared ? 'OPEN' : 'CLOSED');
       const key = `${policy.toolId}@${policy.version}`;
       this.logger[shared ? 'warn' : 'log']({ tool: key, state: shared ? 'OPEN' : 'CLOSED', openTenants: open }, 'shared circuit breaker changed state');
       this.changed.next({ toolId: policy.toolId, version: policy.version, tenant: null, state: shared ? 'OPEN' : 'CLOSED' });
@@ -444,6 +461,7 @@ export class ResilientToolInvoker extends ToolInvoker implements OnApplicationSh
       state.lastFailure = { code: error.code, message: error.message, at: new Date().toISOString() };
     });
     state.breaker.onStateChange((next) => {
+      recordBreaker(policy, tenant, STATE_NAMES[next]);
       if (next === CircuitState.Open) state.openedAt = Date.now();
       if (next === CircuitState.Closed) state.openedAt = undefined;
       this.logger[next === CircuitState.Closed ? 'log' : 'warn']({ tool: key, tenant, state: STATE_NAMES[next], lastFailure: state.lastFailure }, 'circuit breaker changed state');

@@ -6,6 +6,7 @@ import { ErrorCode, type Run, type RunStep, ToolgateError } from '@toolgate/sdk'
 import type { RunStore } from '../audit/run-store.port';
 import type { ExecutorModuleOptions } from '../executor.config';
 import { toToolgateError } from '../runtime/tool.errors';
+import { recordRunFinished } from '../telemetry/executor.instruments';
 import type { PlanValidator } from '../validation/plan.validator';
 import type { RunReplanner } from './run.replanner';
 import { type ExecuteOptions, now, RunState, SUCCESS, tracer } from './run.state';
@@ -210,6 +211,7 @@ export class RunLifecycle {
     }
     Object.assign(run, { status: 'FAILED', reason, finishedAt: at });
     await this.recorder.record({ type: 'RUN_FINISHED', at, run });
+    recordRunFinished(run.status, run.owner.tenant, run.startedAt, at);
   }
 
   /** The caller's signal cancels the run. */
@@ -298,6 +300,7 @@ export class RunLifecycle {
     }
     run.finishedAt = now();
     await state.record({ type: 'RUN_FINISHED', at: now(), run: state.snapshot() });
+    recordRunFinished(run.status, run.owner.tenant, run.startedAt, run.finishedAt);
     this.release(state);
     state.deadline.clear();
     return state.snapshot();

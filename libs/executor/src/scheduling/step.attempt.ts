@@ -3,6 +3,7 @@ import { type Context, context, type Span, SpanStatusCode, trace } from '@opente
 import { ErrorCode, type RunStep, ToolgateError, type ToolSpan } from '@toolgate/sdk';
 import { fallbackCovers, toToolgateError } from '../runtime/tool.errors';
 import { type AttemptReport, type Invocation, ToolInvoker, type ToolProgress } from '../runtime/tool-invoker.port';
+import { callOutcome, toolAttempts, toolCallSeconds, toolCalls, toolRetries } from '../telemetry/executor.instruments';
 import { resolveArguments } from '../validation/argument.guards';
 import { PlanValidator, type ResolvedTool } from '../validation/plan.validator';
 import { now, type Outcome, type RunState, type Slot, tracer } from './run.state';
@@ -73,10 +74,43 @@ export class StepAttempt {
   }
 
   /** One call of one tool version: grants re-checked, bindings resolved, arguments and output checked against the pinned schemas. */
-  private async call(state: RunState, slot: Slot, tool: ResolvedTool, span: Span): Promise<CallResult> {
+  private async call(state: RunState, slot: Slot, tool: ResolvedTool, stepSpan: Span): Promise<CallResult> {
+    const callId = randomUUID();
+    // The OpenTelemetry GenAI form of one tool call, a child of the step (a fallback is a second one).
+    const span = tracer.startSpan(
+      `execute_tool ${tool.toolId}`,
+      {
+        attributes: {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': tool.toolId,
+          'gen_ai.tool.call.id': callId,
+          'gen_ai.tool.type': 'function',
+          'toolgate.tool.version': tool.version,
+          'toolgate.run.id': state.run.id,
+          'toolgate.step.id': slot.entry.id,
+        },
+      },
+      trace.setSpan(context.active(), stepSpan),
+    );
+    const started = performance.now();
+    const result = await this.checkedCall(state, slot, tool, span, callId);
+    const error = result.ok ? undefined : result.error;
+    const outcome = callOutcome(error);
+    const labels = { tool: tool.toolId, version: tool.version };
+    toolCalls.inc({ ...labels, tenant: state.run.owner.tenant, outcome, error_type: error?.code ?? '' });
+    toolCallSeconds.observe({ ...labels, outcome }, (performance.now() - started) / 1000);
+    if (error) {
+      span.setAttribute('error.type', error.code);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+    }
+    span.end();
+    return result;
+  }
+
+  private async checkedCall(state: RunState, slot: Slot, tool: ResolvedTool, span: Span, callId: string): Promise<CallResult> {
     let output: unknown;
     try {
-      output = await this.invoke(state, slot, tool, span);
+      output = await this.invoke(state, slot, tool, span, callId);
     } catch (thrown) {
       return { ok: false, error: toToolgateError(thrown), invalidOutput: false };
     }
@@ -86,14 +120,14 @@ export class StepAttempt {
     return { ok: false, error, invalidOutput: true };
   }
 
-  private async invoke(state: RunState, slot: Slot, tool: ResolvedTool, span: Span): Promise<unknown> {
+  private async invoke(state: RunState, slot: Slot, tool: ResolvedTool, span: Span, callId: string): Promise<unknown> {
     const { entry } = slot;
     this.validator.recheck(tool, state.principal);
     const resolved = resolveArguments(slot.step.arguments, (id) => state.outputOf(id), '/arguments');
     if (!resolved.ok) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `the arguments of step ${entry.id} cannot be resolved`, resolved.problems);
     const problems = this.validator.checkArguments(tool, resolved.value);
     if (problems.length > 0) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `the arguments do not match the input schema of ${tool.ref}`, problems);
-    const attempts = new AttemptLog(state, entry, tool.ref);
+    const attempts = new AttemptLog(state, entry, tool);
     const progress = new StepProgress(state, entry.id, tool.ref);
     const invocation: Invocation = {
       toolId: tool.toolId,
@@ -103,7 +137,7 @@ export class StepAttempt {
       runId: state.run.id,
       stepId: entry.id,
       attempt: 1,
-      callId: randomUUID(),
+      callId,
       idempotencyKey: `${state.run.id}:${entry.id}:${tool.ref}`,
       signal: state.callSignal(),
       deadlineAt: state.deadline.at,
@@ -183,7 +217,7 @@ class AttemptLog {
   constructor(
     private readonly state: RunState,
     private readonly entry: RunStep,
-    private readonly tool: string,
+    private readonly tool: ResolvedTool,
   ) {}
 
   async record(report: AttemptReport): Promise<void> {
@@ -197,12 +231,15 @@ class AttemptLog {
 
   private async append(outcome: AttemptReport['outcome'], durationMs: number, error?: { code: ErrorCode; message: string }): Promise<void> {
     this.entry.attempts++;
+    const labels = { tool: this.tool.toolId, version: this.tool.version };
+    toolAttempts.inc({ ...labels, result: outcome === 'SUCCEEDED' ? 'succeeded' : 'failed' });
+    if (this.reported > 1) toolRetries.inc(labels);
     await this.state.record({
       type: 'ATTEMPT',
       at: now(),
       runId: this.state.run.id,
       stepId: this.entry.id,
-      tool: this.tool,
+      tool: this.tool.ref,
       attempt: this.entry.attempts,
       outcome,
       ...(error ? { error: { code: error.code, message: error.message } } : {}),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { measureGenAi } from '@toolgate/retrieval';
 import { ErrorCode, type ErrorDetail, ToolgateError } from '@toolgate/sdk';
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
@@ -165,7 +166,9 @@ export class LlmPlanner extends Planner {
     // The budget covers the whole request, client retries and their waits included.
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     try {
-      return await this.client.chat.completions.create({ ...body, max_completion_tokens: this.options.maxTokens - prompt }, { signal: deadline });
+      return await measureGenAi({ operation: 'chat', model: body.model, purpose: 'plan' }, () =>
+        this.client.chat.completions.create({ ...body, max_completion_tokens: this.options.maxTokens - prompt }, { signal: deadline }),
+      );
     } catch (error) {
       throw toToolgateError(error, this.endpoint, deadline.aborted);
     }

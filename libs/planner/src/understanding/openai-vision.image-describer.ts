@@ -1,3 +1,4 @@
+import { measureGenAi } from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { TaskImage } from '../plan/plan.types';
@@ -61,23 +62,25 @@ export class OpenAIVisionDescriber extends ImageDescriber {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      completion = await this.client.chat.completions.create(
-        {
-          model: this.options.model,
-          temperature: 0,
-          max_tokens: this.options.maxTokens ?? 1024,
-          messages: [
-            { role: 'system', content: VISION_SYSTEM_PROMPT },
-            {
-              role: 'user',
-              content: [
-                { type: 'text', text: `Image ${index + 1} of ${count}. Transcribe it as instructed.` },
-                { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.bytes.toString('base64')}` } },
-              ],
-            },
-          ],
-        },
-        { signal: signal ? AbortSignal.any([signal, deadline]) : deadline },
+      completion = await measureGenAi({ operation: 'chat', model: this.options.model, purpose: 'describe_image' }, () =>
+        this.client.chat.completions.create(
+          {
+            model: this.options.model,
+            temperature: 0,
+            max_tokens: this.options.maxTokens ?? 1024,
+            messages: [
+              { role: 'system', content: VISION_SYSTEM_PROMPT },
+              {
+                role: 'user',
+                content: [
+                  { type: 'text', text: `Image ${index + 1} of ${count}. Transcribe it as instructed.` },
+                  { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.bytes.toString('base64')}` } },
+                ],
+              },
+            ],
+          },
+          { signal: signal ? AbortSignal.any([signal, deadline]) : deadline },
+        ),
       );
     } catch (error) {
       throw this.failure(error, label, signal);

@@ -49,6 +49,12 @@ const FINAL: Run['status'][] = ['SUCCEEDED', 'FAILED', 'CANCELLED'];
 const IN_PROGRESS: Run['status'][] = ['RUNNING', 'PENDING_APPROVAL'];
 
 /** Every column of a run but its resume point (read only when resuming). */
+export interface PendingApprovals {
+  tenant: string;
+  pending: number;
+  oldestRequestedAt: number;
+}
+
 const RUN_COLUMNS: FindOptionsSelect<RunEntity> = {
   id: true,
   planId: true,
@@ -278,6 +284,21 @@ export class RunAuditService {
       decidedBy: row.decidedByTenant === null || row.decidedBySubject === null ? null : { tenant: row.decidedByTenant, subject: row.decidedBySubject },
       comment: row.comment,
     }));
+  }
+
+  /** Steps waiting for a person, per tenant of their run: how many, and since when the oldest waits (epoch ms). */
+  async pendingApprovals(): Promise<PendingApprovals[]> {
+    const rows = await this.dataSource
+      .getRepository(ApprovalEntity)
+      .createQueryBuilder('approval')
+      .innerJoin(RunEntity, 'run', 'run.id = approval.runId')
+      .select('run.tenant', 'tenant')
+      .addSelect('COUNT(*)', 'pending')
+      .addSelect('MIN(approval.requestedAt)', 'oldest')
+      .where('approval.status = :status', { status: 'PENDING' })
+      .groupBy('run.tenant')
+      .getRawMany<{ tenant: string; pending: number | string; oldest: number | string }>();
+    return rows.map((row) => ({ tenant: row.tenant, pending: Number(row.pending), oldestRequestedAt: Number(row.oldest) }));
   }
 
   private serialized<T>(queue: string, work: () => Promise<T>): Promise<T> {

@@ -1,6 +1,16 @@
+import { embeddingCacheLookups } from '../telemetry/retrieval.instruments';
 import { CachedEmbedder } from './cached.embedder';
 import { Embedder } from './embedder.port';
 import { EmbeddingStore, type StoredEmbedding } from './embedding-store.port';
+
+/** Document lookups of the embedding cache so far, by result. */
+async function lookups(): Promise<Record<string, number>> {
+  const { values } = await embeddingCacheLookups.get();
+  return Object.fromEntries(values.filter((v) => v.labels.kind === 'document').map((v) => [String(v.labels.result), v.value]));
+}
+
+const grown = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).flatMap(([result, value]) => (value !== (before[result] ?? 0) ? [[result, value - (before[result] ?? 0)]] : [])));
 
 /** Vectors that say which call made them: [call number, position, 1 when read in context]. */
 class CountingEmbedder extends Embedder {
@@ -94,14 +104,19 @@ describe('CachedEmbedder', () => {
       // Another process: a new memory, the same store.
       const second = new CountingEmbedder();
       const cached = new CachedEmbedder(second, 32, 100, store);
+      const before = await lookups();
       const vectors = await cached.embed(['b', 'a', 'c', 'a'], 'document');
+      // What /metrics counts: distinct texts, by where their vector came from.
+      expect(grown(before, await lookups())).toEqual({ store: 2, miss: 1 });
       expect(second.embedded).toEqual(['c']);
       expect(vectors).toEqual([b, a, Float32Array.of(1, 0, 0), a]);
       expect(store.loads.at(-1)).toHaveLength(3);
       expect(store.saves.at(-1)?.map((e) => e.vector)).toEqual([Float32Array.of(1, 0, 0)]);
       // Now all in memory: the store is not asked again.
       const loads = store.loads.length;
+      const warm = await lookups();
       await cached.embed(['a', 'b', 'c'], 'document');
+      expect(grown(warm, await lookups())).toEqual({ memory: 3 });
       expect(store.loads).toHaveLength(loads);
       expect(second.calls).toBe(1);
     });

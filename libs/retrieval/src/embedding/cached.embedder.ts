@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { embeddingCacheLookups } from '../telemetry/retrieval.instruments';
 import { Embedder, type EmbeddingKind } from './embedder.port';
 import type { EmbeddingStore } from './embedding-store.port';
 
@@ -41,7 +42,9 @@ export class CachedEmbedder extends Embedder {
   override async embedWithParts(text: string, parts: string[], kind: EmbeddingKind): Promise<Float32Array[]> {
     const keys = [this.key(kind, text), ...parts.map((part) => this.key(kind, part, text))];
     const cached = keys.map((key) => this.cache.get(key));
-    const vectors = cached.every((vector) => vector !== undefined) ? (cached as Float32Array[]) : await this.inner.embedWithParts(text, parts, kind);
+    const hit = cached.every((vector) => vector !== undefined);
+    embeddingCacheLookups.inc({ kind, result: hit ? 'memory' : 'miss' }, keys.length);
+    const vectors = hit ? (cached as Float32Array[]) : await this.inner.embedWithParts(text, parts, kind);
     for (const [i, key] of keys.entries()) this.remember(key, vectors[i]);
     return vectors;
   }
@@ -55,6 +58,7 @@ export class CachedEmbedder extends Embedder {
       if (vector) found.set(key, vector);
     }
     let missing = [...textOf.keys()].filter((key) => !found.has(key));
+    if (found.size > 0) embeddingCacheLookups.inc({ kind, result: 'memory' }, found.size);
     const store = kind === 'document' ? this.store : undefined;
     if (store && missing.length > 0) {
       this.retained ??= store.retainOnly(this.model).catch((error: unknown) => {
@@ -65,7 +69,9 @@ export class CachedEmbedder extends Embedder {
       const stored = await store.load(this.model, missing);
       for (const [key, vector] of stored) found.set(key, vector);
       missing = missing.filter((key) => !stored.has(key));
+      if (stored.size > 0) embeddingCacheLookups.inc({ kind, result: 'store' }, stored.size);
     }
+    if (missing.length > 0) embeddingCacheLookups.inc({ kind, result: 'miss' }, missing.length);
     for (let start = 0; start < missing.length; start += this.batchSize) {
       const batch = missing.slice(start, start + this.batchSize);
       const vectors = await this.inner.embed(

@@ -6,6 +6,7 @@ import { documentFilter } from '../embedded/tool.filter';
 import type { Embedder } from '../embedding/embedder.port';
 import type { IndexedTool, RankedHit, ToolIndex, ToolSearchFilter } from '../index/tool-index.port';
 import type { Reranker } from '../rerank/reranker.port';
+import { indexDocuments, indexVectorsPending, SearchStageTimer, searchesTotal } from '../telemetry/retrieval.instruments';
 import { type ClauseMergeOptions, DEFAULT_CLAUSE_MERGE, mergeClauseRankings } from './coverage.merger';
 import { DEFAULT_DECOMPOSITION, type DecompositionOptions, decomposeQuery } from './query.decomposer';
 import { type FusedCandidate, reciprocalRankFusion } from './rank.fusion';
@@ -176,6 +177,8 @@ export class ToolRetriever {
 
   private warmed(change: () => void): void {
     change();
+    indexDocuments.set({ driver: this.index.driver }, this.indexing.length);
+    indexVectorsPending.set({ driver: this.index.driver }, this.pendingVectors.size);
     for (const listener of this.warmthListeners) listener();
   }
 
@@ -246,31 +249,37 @@ export class ToolRetriever {
   }
 
   /** The semantic side for one text next to its lexical side, fused, the head reranked. */
-  private async rankOne(text: string, lexical: RankedHit[], vector: Float32Array | undefined, filter: ToolSearchFilter, request: string) {
-    const semantic = this.embedder && vector ? await this.index.semantic(vector, this.options.recallK, filter, this.embedder.model) : [];
-    const fused = reciprocalRankFusion(lexical, semantic, this.options.weights, this.options.rrfK);
-    if (!this.reranker || fused.length === 0) return { lexical, semantic, ranked: fused };
+  private async rankOne(text: string, lexical: RankedHit[], vector: Float32Array | undefined, filter: ToolSearchFilter, request: string, stages: SearchStageTimer) {
+    const embedder = this.embedder;
+    const semantic = embedder && vector ? await stages.time('semantic', () => this.index.semantic(vector, this.options.recallK, filter, embedder.model)) : [];
+    const fused = stages.timeSync('fusion', () => reciprocalRankFusion(lexical, semantic, this.options.weights, this.options.rrfK));
+    const reranker = this.reranker;
+    if (!reranker || fused.length === 0) return { lexical, semantic, ranked: fused };
     const depth = this.options.rerankDepth ?? DEFAULT_RERANK_DEPTH;
-    const head = await this.reranker.rerank(
-      text,
-      fused.slice(0, depth).map((candidate) => ({ candidate, doc: ownLearningOnly(this.documents.get(candidate.id), filter.tenant) })),
-      request,
+    const head = await stages.time('rerank', () =>
+      reranker.rerank(
+        text,
+        fused.slice(0, depth).map((candidate) => ({ candidate, doc: ownLearningOnly(this.documents.get(candidate.id), filter.tenant) })),
+        request,
+      ),
     );
     return { lexical, semantic, ranked: [...head, ...fused.slice(depth)] };
   }
 
   async search(text: string, k: number, filter: ToolSearchFilter): Promise<RetrievalResult> {
     return tracer.startActiveSpan('toolgate.retrieve.funnel', async (span) => {
+      const stages = new SearchStageTimer();
       try {
         const clauses = this.options.decomposition ? decomposeQuery(text, this.options.decomposition) : [text];
         const texts = clauses.length > 1 ? [text, ...clauses] : [text];
         // The lexical side needs no vectors: it runs while the model embeds the query (in its worker
         // thread, or on the embeddings endpoint), not after.
+        const embedder = this.embedder;
         const [vectors, lexical] = await Promise.all([
-          !this.embedder ? [] : clauses.length > 1 ? this.embedder.embedWithParts(text, clauses, 'query') : this.embedder.embed(texts, 'query'),
-          Promise.all(texts.map((t) => this.index.lexical(t, this.options.recallK, filter))),
+          !embedder ? [] : stages.time('embedding', () => (clauses.length > 1 ? embedder.embedWithParts(text, clauses, 'query') : embedder.embed(texts, 'query'))),
+          stages.time('lexical', () => Promise.all(texts.map((t) => this.index.lexical(t, this.options.recallK, filter)))),
         ]);
-        const [whole, ...parts] = await Promise.all(texts.map((t, i) => this.rankOne(t, lexical[i], vectors[i], filter, text)));
+        const [whole, ...parts] = await Promise.all(texts.map((t, i) => this.rankOne(t, lexical[i], vectors[i], filter, text, stages)));
         const noMatch = whole.lexical.length === 0 && (whole.semantic[0]?.score ?? Number.NEGATIVE_INFINITY) < this.options.minSimilarity;
         const merged: FusedCandidate[] =
           parts.length === 0
@@ -291,6 +300,8 @@ export class ToolRetriever {
         const degraded = warmth.vectors ? describeVectors(warmth) : undefined;
         if (degraded) span.setAttribute('toolgate.degraded', degraded);
         const hits = noMatch ? [] : merged.slice(0, k).map((c, i) => ({ ...c, rank: i + 1, ...(degraded ? { degraded } : {}) }));
+        stages.record(this.index.driver);
+        searchesTotal.inc({ driver: this.index.driver, outcome: degraded ? 'degraded' : hits.length === 0 ? 'no_match' : 'hits' });
         return { noMatch, hits, ...(degraded ? { degraded } : {}) };
       } finally {
         span.end();

@@ -1,6 +1,7 @@
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import { z } from 'zod';
 import type { FusedCandidate } from '../funnel/rank.fusion';
+import { measureGenAi } from '../telemetry/gen-ai.instruments';
 import { keepFusedOrder, type RerankCandidate, Reranker } from './reranker.port';
 
 export interface LlmRerankerOptions {
@@ -65,16 +66,18 @@ export class LlmReranker extends Reranker {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
     try {
-      const completion = await this.client.chat.completions.create(
-        {
-          model: this.options.model,
-          temperature: 0,
-          messages: [
-            { role: 'system', content: INSTRUCTIONS },
-            { role: 'user', content: this.prompt(query, candidates) },
-          ],
-        },
-        { signal: deadline.signal },
+      const completion = await measureGenAi({ operation: 'chat', model: this.options.model, purpose: 'rerank' }, () =>
+        this.client.chat.completions.create(
+          {
+            model: this.options.model,
+            temperature: 0,
+            messages: [
+              { role: 'system', content: INSTRUCTIONS },
+              { role: 'user', content: this.prompt(query, candidates) },
+            ],
+          },
+          { signal: deadline.signal },
+        ),
       );
       content = completion.choices[0]?.message?.content;
     } catch (error) {

@@ -1,5 +1,6 @@
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import OpenAI, { APIError } from 'openai';
+import { measureGenAi } from '../../telemetry/gen-ai.instruments';
 import { Embedder, normalize } from '../embedder.port';
 
 export interface OpenAIEmbedderOptions {
@@ -68,13 +69,15 @@ export class OpenAIEmbedder extends Embedder {
   private async request(input: string[]): Promise<Float32Array[]> {
     let response: OpenAI.Embeddings.CreateEmbeddingResponse;
     try {
-      response = await this.client.embeddings.create({
-        model: this.options.model,
-        input,
-        // Floats, not the client's default base64: not every OpenAI-compatible server speaks base64.
-        encoding_format: 'float',
-        ...(this.options.dimensions ? { dimensions: this.options.dimensions } : {}),
-      });
+      response = await measureGenAi({ operation: 'embeddings', model: this.options.model, purpose: 'embed' }, () =>
+        this.client.embeddings.create({
+          model: this.options.model,
+          input,
+          // Floats, not the client's default base64: not every OpenAI-compatible server speaks base64.
+          encoding_format: 'float',
+          ...(this.options.dimensions ? { dimensions: this.options.dimensions } : {}),
+        }),
+      );
     } catch (error) {
       const status = error instanceof APIError && error.status ? ` (HTTP ${error.status})` : '';
       throw this.unavailable(`the embeddings endpoint failed${status}: ${(error as Error).message}`, error);
