@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEYS, startTwoTenantServer, type TwoTenantServer } from '../security/support/two-tenants';
-import { graphql, REPO_ROOT } from '../support/gateway-process';
+import { graphql, REPO_ROOT, runCli } from '../support/gateway-process';
 import { eventually, type RunningPrometheus, startPrometheus } from '../support/prometheus';
 
 const ALERTS = join(REPO_ROOT, 'deploy', 'prometheus', 'alerts.yml');
@@ -90,6 +90,27 @@ describe('Prometheus: the alert rules, /metrics, and a real Prometheus scraping 
     const read = metricNamesIn(expressions.join('\n'));
     expect(read.length).toBeGreaterThan(15);
     expect(read.filter((name) => !familyOf(name, families))).toEqual([]);
+  });
+
+  it('toolgate metrics prints those counters per tool version for a platform admin, and names the key it needs otherwise', () => {
+    const base = server.url.replace(/\/graphql$/, '');
+    const table = runCli(['metrics', '--url', base], { TOOLGATE_API_KEY: KEYS.platformAdmin });
+    expect(table.stderr).toBe('');
+    expect(table.status).toBe(0);
+    // The three runs' calls of units/convert, none failed, its breaker closed.
+    expect(table.stdout).toMatch(/│ units\/convert@\S+ +│ 3 +│ 0 +│ 0\.0 % +│ 0 +│ 0 +│ 0 +│ [≤>]\d+ m?s +│ CLOSED +│/);
+    expect(table.stdout).toContain('runs: 3 SUCCEEDED; approvals pending: 0');
+    const json = JSON.parse(runCli(['metrics', '--url', base, '--key', KEYS.platformAdmin, '--json'], {}).stdout) as { tools: { tool: string; calls: number }[] };
+    expect(json.tools.find((t) => t.tool.startsWith('units/convert@'))?.calls).toBe(3);
+
+    const tenant = runCli(['metrics', '--url', base, '--key', KEYS.acmeAdmin], {});
+    expect(tenant.status).toBe(1);
+    expect(tenant.stderr).toContain('FORBIDDEN: ');
+    expect(tenant.stderr).toContain("metrics need a platform admin's API key, from --key or $TOOLGATE_API_KEY");
+    expect(tenant.stdout).toBe('');
+    const nobody = runCli(['metrics', '--url', 'http://127.0.0.1:1'], {});
+    expect(nobody.status).toBe(1);
+    expect(nobody.stderr).toContain('no gateway answers at http://127.0.0.1:1/metrics: start one with `toolgate serve`, or pass --url / $TOOLGATE_URL');
   });
 
   it('is scraped by a real Prometheus with a platform admin key, which evaluates the rules; a tenant key is refused', async () => {

@@ -6,6 +6,7 @@ import { registerExamplesImportCommand } from './commands/examples-import.comman
 import { registerExamplesListCommand } from './commands/examples-list.command';
 import { registerMcpServeCommand } from './commands/mcp-serve.command';
 import { registerMcpServersCommand } from './commands/mcp-servers.command';
+import { registerMetricsCommand } from './commands/metrics.command';
 import { registerPlanCommand } from './commands/plan.command';
 import { registerPluginsListCommand } from './commands/plugins-list.command';
 import { registerRunCommand } from './commands/run.command';
@@ -34,5 +35,6 @@ export function buildCli(): Command {
   const mcp = program.command('mcp').description('the Model Context Protocol: serve Toolgate to MCP clients, and the servers it imports tools from');
   registerMcpServeCommand(mcp);
   registerMcpServersCommand(mcp);
+  registerMetricsCommand(program);
   return program;
 }
