@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: build, start what the tests need (PostgreSQL unless TOOLGATE_TEST_DATABASE_URL
 # is given, Elasticsearch unless ELASTICSEARCH_URL is given; tesseract and Prometheus are installed when
-# missing), run unit, integration (SQLite, PostgreSQL, Elasticsearch) and e2e tests, stop what it started.
+# missing, Jaeger built once from its Go module), run unit, integration (SQLite, PostgreSQL, Elasticsearch) and e2e tests, stop what it started.
 # Extra arguments go to jest, e.g. `npm test -- --selectProjects unit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +36,10 @@ bash scripts/fetch-model.sh >/dev/null
 
 echo "== tesseract OCR and a font for the image tests (apt-get when missing)" >&2
 bash scripts/ensure-tesseract.sh
+
+echo "== Jaeger for the trace test (built from its Go module once, then cached)" >&2
+eval "$(bash scripts/ensure-jaeger.sh)"
+export TOOLGATE_JAEGER_BIN
 
 echo "== Prometheus and promtool for the alert rules and the scrape test (apt-get when missing)" >&2
 bash scripts/ensure-prometheus.sh

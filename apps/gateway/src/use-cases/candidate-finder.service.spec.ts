@@ -11,7 +11,7 @@ const hit = (id: string, fused: number) => ({ id, version: '1.0.0', fused }) as 
 /** A catalog of `ns/<name>` tools at 1.0.0; `hidden/*` are tools the caller may not discover. */
 function finder(hits: RetrievedTool[], unhealthy: string[] = []) {
   const search = jest.fn(async () => ({ hits }));
-  const retriever = { searchWhenWarm: search } as unknown as ToolRetriever;
+  const retriever = { searchWhenWarm: search, index: { driver: 'embedded' }, model: 'hashing' } as unknown as ToolRetriever;
   const catalog = {
     resolve: (ref: string) => {
       const id = ref.split('@')[0];

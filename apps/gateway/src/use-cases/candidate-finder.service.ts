@@ -1,8 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { HealthMonitor } from '@toolgate/executor';
 import { AccessPolicyService, CatalogService, type Principal, type ToolVersionView, type ToolView } from '@toolgate/registry';
 import { RETRIEVAL_OPTIONS, type RetrievalModuleOptions, type RetrievedTool, ToolRetriever } from '@toolgate/retrieval';
 import { ToolgateError } from '@toolgate/sdk';
+
+const tracer = trace.getTracer('toolgate.gateway');
 
 /** A tool the caller may discover, at the version it would get, whose version is healthy. */
 export interface CatalogMatch {
@@ -30,8 +33,24 @@ export class CandidateFinder {
     @Inject(RETRIEVAL_OPTIONS) private readonly options: RetrievalModuleOptions,
   ) {}
 
-  /** The best `limit` tools for the text, best first. */
-  async find(text: string, limit: number, principal: Principal): Promise<FoundTool[]> {
+  /** The best `limit` tools for the text, best first: the `toolgate.retrieve` span of a search and of planning alike. */
+  find(text: string, limit: number, principal: Principal): Promise<FoundTool[]> {
+    return tracer.startActiveSpan('toolgate.retrieve', async (span) => {
+      try {
+        span.setAttributes({ 'toolgate.k': limit, 'toolgate.index.driver': this.retriever.index.driver, 'toolgate.embedder': this.retriever.model });
+        const found = await this.ranked(text, limit, principal);
+        span.setAttribute('toolgate.hits', found.length);
+        return found;
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  private async ranked(text: string, limit: number, principal: Principal): Promise<FoundTool[]> {
     // Unhealthy versions are never offered: ask for as many more as there are, then drop them.
     const unhealthy = this.health.snapshot().filter((verdict) => !verdict.healthy).length;
     // The caller's tenant: what its own runs taught counts, no other tenant's learning is read.

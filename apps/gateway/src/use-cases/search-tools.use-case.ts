@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { trace } from '@opentelemetry/api';
 import type { ImageDescription } from '@toolgate/planner';
 import type { Principal, ToolView } from '@toolgate/registry';
-import { RETRIEVAL_OPTIONS, type RetrievalModuleOptions, type RetrievedTool, ToolRetriever } from '@toolgate/retrieval';
+import { RETRIEVAL_OPTIONS, type RetrievalModuleOptions, type RetrievedTool } from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { CandidateFinder } from './candidate-finder.service';
 import { TaskUnderstanding } from './task-understanding.service';
@@ -20,15 +19,12 @@ export interface ToolSearchResult {
   images: ImageDescription[];
 }
 
-const tracer = trace.getTracer('toolgate.retrieval');
-
 /** Searches the index within what the principal may discover, and joins hits back to the catalog. */
 @Injectable()
 export class SearchToolsUseCase {
   constructor(
     private readonly finder: CandidateFinder,
     private readonly understanding: TaskUnderstanding,
-    private readonly retriever: ToolRetriever,
     @Inject(RETRIEVAL_OPTIONS) private readonly options: RetrievalModuleOptions,
   ) {}
 
@@ -51,15 +47,6 @@ export class SearchToolsUseCase {
       throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, 'no text was found in the images and the query is empty', [{ path: '/images', message: 'no text found' }]);
     }
     const { images } = understood;
-    return tracer.startActiveSpan('toolgate.retrieve', async (span) => {
-      try {
-        span.setAttributes({ 'toolgate.k': k, 'toolgate.index.driver': this.retriever.index.driver, 'toolgate.embedder': this.retriever.model, 'toolgate.images': images.length });
-        const results = (await this.finder.find(query, k, principal)).map(({ tool, hit }) => ({ tool, hit, images }));
-        span.setAttribute('toolgate.hits', results.length);
-        return results;
-      } finally {
-        span.end();
-      }
-    });
+    return (await this.finder.find(query, k, principal)).map(({ tool, hit }) => ({ tool, hit, images }));
   }
 }

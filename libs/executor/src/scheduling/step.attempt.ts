@@ -93,7 +93,8 @@ export class StepAttempt {
       trace.setSpan(context.active(), stepSpan),
     );
     const started = performance.now();
-    const result = await this.checkedCall(state, slot, tool, span, callId);
+    // Active for the call, so what it does (an MCP request, a remote call) is traced under it.
+    const result = await context.with(trace.setSpan(context.active(), span), () => this.checkedCall(state, slot, tool, span, callId));
     const error = result.ok ? undefined : result.error;
     const outcome = callOutcome(error);
     const labels = { tool: tool.toolId, version: tool.version };

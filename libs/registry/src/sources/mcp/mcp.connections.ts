@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { Client, type PriorDiscovery, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ErrorCode, type ErrorDetail, MAX_TOOLS_PER_PACKAGE, ToolgateError, type ToolManifest } from '@toolgate/sdk';
 import { Subject } from 'rxjs';
 import semver from 'semver';
@@ -11,6 +12,8 @@ import type { PluginLoadResult } from '../npm/plugin.loader';
 import { boundedFetch } from './bounded.fetch';
 import { describeTarget, isStdio, loadMcpServers, type McpServerConfig, type NamedMcpServer, scrubSecrets, secretsOf } from './mcp-servers.config';
 import { type McpToolListing, mapMcpTool } from './mcp-tool.mapper';
+
+const tracer = trace.getTracer('toolgate.registry');
 
 export interface McpLimits {
   /** Connect and first listing of one server. */
@@ -324,19 +327,37 @@ export class McpConnections implements OnApplicationShutdown {
     const session = entry.config.isolation === 'shared' ? undefined : await this.session(entry, options.tenant);
     const client = session ? session.client : await this.catalogClient(entry);
     if (session) session.inFlight++;
+    // The OpenTelemetry MCP client span; its context travels in `_meta` (W3C traceparent) so a server that traces joins the trace.
+    const span = tracer.startSpan(`tools/call ${tool.mcpName}`, {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'mcp.method.name': 'tools/call',
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': tool.mcpName,
+        'toolgate.mcp.server': server,
+        'network.transport': entry.status.transport === 'stdio' ? 'pipe' : 'tcp',
+      },
+    });
+    const meta: Record<string, string> = {};
+    propagation.inject(trace.setSpan(context.active(), span), meta);
     try {
       const result = await client.callTool(
-        { name: tool.mcpName, arguments: args },
+        { name: tool.mcpName, arguments: args, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) },
         {
           signal: options.signal,
           timeout: options.timeoutMs,
           ...(options.onProgress ? { onprogress: options.onProgress, resetTimeoutOnProgress: false } : {}),
         },
       );
+      if ((result as McpCallResult['result']).isError === true) span.setAttribute('error.type', 'tool_error');
       return { result: result as McpCallResult['result'], structured: tool.structured };
     } catch (error) {
-      throw this.typed(entry, error, `calling ${tool.mcpName}`);
+      const typed = this.typed(entry, error, `calling ${tool.mcpName}`);
+      span.setAttribute('error.type', typed.code);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: typed.message });
+      throw typed;
     } finally {
+      span.end();
       if (session) {
         session.inFlight--;
         session.lastUsed = Date.now();
