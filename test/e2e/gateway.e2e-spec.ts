@@ -449,4 +449,18 @@ describe('toolgate CLI', () => {
     expect(forbidden.status).toBe(1);
     expect(forbidden.stderr).toContain('FORBIDDEN: importing usage examples needs an admin role');
   });
+
+  it('on a keyed config, names --key and $TOOLGATE_API_KEY when the key is missing or unknown (not an HTTP header)', () => {
+    const policyFile = join(work, 'toolgate.config.yaml');
+    writeFileSync(policyFile, POLICY);
+    const keyed = { ...env, TOOLGATE_CONFIG: policyFile, BOB_KEY: BOB };
+    const missing = runCli(['tools', 'list'], keyed);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('UNAUTHENTICATED: an API key is required: pass --key <key> or set $TOOLGATE_API_KEY');
+    expect(missing.stderr).not.toContain('Authorization');
+    const unknown = runCli(['tools', 'list', '--key', 'not-a-key-000000000'], keyed);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('UNAUTHENTICATED: the API key from --key / $TOOLGATE_API_KEY is unknown');
+    expect(runCli(['tools', 'list', '--json'], { ...keyed, TOOLGATE_API_KEY: ALICE }).status).toBe(0);
+  });
 });

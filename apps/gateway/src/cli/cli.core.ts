@@ -1,3 +1,4 @@
+import { commandLinePrincipal } from '../auth/command-line.principal';
 import 'reflect-metadata';
 import { Module, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -54,7 +55,7 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
   const planTask = app.get(PlanTaskUseCase);
   const runTask = app.get(RunTaskUseCase);
   const access = app.get(AccessPolicyService);
-  const principal = access.authenticate(key ?? process.env.TOOLGATE_API_KEY);
+  const principal = commandLinePrincipal(access, key ?? process.env.TOOLGATE_API_KEY);
   new NestLogger('Cli').debug({ principal }, 'acting as');
   return {
     catalog: app.get(CatalogService),

@@ -3,25 +3,15 @@ import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/s
 import { Module, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AccessPolicyService, type Principal } from '@toolgate/registry';
-import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { Logger } from 'nestjs-pino';
 import { CoreModule } from '../app.module';
+import { commandLinePrincipal } from '../auth/command-line.principal';
 import { fetchLocalModelIfMissing } from '../cli/local-model.fetch';
 import type { AppConfig } from '../config/app.config';
 import { BOOT_OPTIONS } from '../gateway.server';
 import { startTracing } from '../tracing/tracing.bootstrap';
 import { SyncToolIndexUseCase } from '../use-cases/sync-tool-index.use-case';
 import { McpServerFactory } from './mcp-server.factory';
-
-/** The principal of `--key` or $TOOLGATE_API_KEY; in a keyed deployment a missing or unknown key names both. */
-function principalOf(access: AccessPolicyService, key: string | undefined): Principal {
-  try {
-    return access.authenticate(key);
-  } catch (error) {
-    const message = key ? 'the API key from --key / $TOOLGATE_API_KEY is unknown' : 'an API key is required: pass --key <key> or set $TOOLGATE_API_KEY';
-    throw new ToolgateError(ErrorCode.UNAUTHENTICATED, message, [{ path: key ? '--key' : '$TOOLGATE_API_KEY', message: key ? 'unknown API key' : 'missing' }], { cause: error });
-  }
-}
 
 /**
  * `toolgate mcp serve`: the core without HTTP, serving MCP over stdin/stdout as the principal of the
@@ -50,7 +40,7 @@ export async function serveMcpStdio(config: AppConfig, key: string | undefined):
   };
   let principal: Principal;
   try {
-    principal = principalOf(app.get(AccessPolicyService), key ?? process.env.TOOLGATE_API_KEY);
+    principal = commandLinePrincipal(app.get(AccessPolicyService), key ?? process.env.TOOLGATE_API_KEY);
     await app.get(SyncToolIndexUseCase).execute();
   } catch (error) {
     await stop();
