@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { sniffImageFormat, type TaskImage } from '@toolgate/planner';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { InvalidArgumentError, Option } from 'commander';
@@ -57,4 +58,20 @@ export async function withCore<T>(key: string | undefined, work: (core: CliCore)
   } finally {
     await core.close();
   }
+}
+
+/**
+ * A dataset path of `--tools`, `--queries` or `--dataset`: as given when it exists (relative to the
+ * current folder), else under $TOOLGATE_DATASETS (the folder holding the evaluation sets), so the
+ * same command works from any checkout. Missing, the error names every place it looked.
+ */
+export function datasetPath(path: string, flag: string, env: NodeJS.ProcessEnv = process.env): string {
+  const here = resolve(path);
+  if (existsSync(here)) return here;
+  const root = env.TOOLGATE_DATASETS;
+  const there = root && !isAbsolute(path) ? resolve(root, path) : undefined;
+  if (there && existsSync(there)) return there;
+  const looked = [here, ...(there ? [there] : [])].join(' and ');
+  const hint = root ? '' : '; set TOOLGATE_DATASETS to the folder holding the evaluation sets to pass paths relative to it';
+  throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `${flag} ${path} does not exist: looked at ${looked}${hint}`, [{ path: flag, message: 'no such file or folder' }]);
 }

@@ -3,7 +3,7 @@ import { evaluatePlanner, type PlanEvalResult, type PlanEvalSplit, readTaskBench
 import { createRetriever } from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import type { Command } from 'commander';
-import { positiveInt } from '../cli.options';
+import { datasetPath, positiveInt } from '../cli.options';
 import { printTable } from '../cli.output';
 import { fetchLocalModelIfMissing } from '../local-model.fetch';
 
@@ -86,7 +86,7 @@ export async function runPlanEval(flags: EvalPlanFlags, env: NodeJS.ProcessEnv =
     throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown planner "${flags.planner}" (available: deterministic, llm)`, [{ path: '--planner', message: 'unknown planner' }]);
   }
   const planner = plannerOptions(flags.planner, env);
-  const dataset = await readTaskBench(flags.dataset);
+  const dataset = await readTaskBench(datasetPath(flags.dataset, '--dataset'));
   fetchLocalModelIfMissing({ embedder: flags.embedder });
   const retriever = await createRetriever({ embedder: flags.embedder });
   const result = await evaluatePlanner(dataset, retriever, ({ graph }) => createPlanner(planner, { graph, embedder: retriever.embedder }), {

@@ -2,7 +2,7 @@ import { createRetriever, DEFAULT_DECOMPOSITION, DEFAULT_FUNNEL, retrievalEnvSch
 import { evaluateRetrieval, type RetrievalEvalResult, readEvalQueries, readEvalTools } from '@toolgate/retrieval/evaluation';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { type Command, InvalidArgumentError } from 'commander';
-import { fraction, kList, positiveInt } from '../cli.options';
+import { datasetPath, fraction, kList, positiveInt } from '../cli.options';
 import { printJson, printTable } from '../cli.output';
 import { fetchLocalModelIfMissing } from '../local-model.fetch';
 
@@ -104,8 +104,8 @@ async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
     throw new ToolgateError(ErrorCode.INVALID_CONFIG, `invalid environment for --reranker ${flags.reranker}`, details);
   }
   const env = parsed.data;
-  const tools = await readEvalTools(flags.tools);
-  const queries = await readEvalQueries(flags.queries, new Set(tools.map((t) => t.id)));
+  const tools = await readEvalTools(datasetPath(flags.tools, '--tools'));
+  const queries = await readEvalQueries(datasetPath(flags.queries, '--queries'), new Set(tools.map((t) => t.id)));
   const split = flags.split ?? queries[0].split;
   // The server's driver settings (model folder and threads, LLM endpoint), with the flags' choices and a scratch index.
   const options = {
