@@ -450,6 +450,35 @@ describe('toolgate CLI', () => {
     expect(forbidden.stderr).toContain('FORBIDDEN: importing usage examples needs an admin role');
   });
 
+  it('shows a tool for its caller (schema, examples, limits) and lists and shows recorded runs', () => {
+    const shown = JSON.parse(runCli(['tools', 'show', 'units/convert', '--json'], env).stdout) as {
+      id: string;
+      inputSchema: { required: string[] };
+      examples: unknown[];
+      limits: { timeoutMs: number };
+    };
+    expect(shown).toMatchObject({ id: 'units/convert', inputSchema: { required: expect.arrayContaining(['value', 'from', 'to']) }, limits: { timeoutMs: expect.any(Number) } });
+    expect(shown.examples.length).toBeGreaterThan(0);
+    expect(runCli(['tools', 'show', 'units/convert'], env).stdout).toMatch(/^units\/convert@\S+ \(ACTIVE\): .*\n[\s\S]*input schema:\n[\s\S]*examples:\n {2}"/);
+    const missing = runCli(['tools', 'show', 'nope/nothing'], env);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('TOOL_NOT_FOUND');
+
+    const ran = JSON.parse(runCli(['run', 'convert 5 miles to kilometers', '--json'], env).stdout) as { id: string; status: string };
+    expect(ran.status).toBe('SUCCEEDED');
+    const listed = JSON.parse(runCli(['runs', 'list', '--status', 'succeeded', '--json'], env).stdout) as { id: string }[];
+    expect(listed.map((r) => r.id)).toContain(ran.id);
+    const table = runCli(['runs', 'show', ran.id], env);
+    expect(table.stdout).toContain(`run ${ran.id}: SUCCEEDED`);
+    expect(table.stdout).toMatch(/│ s1 +│ units\/convert@\S+ +│ SUCCEEDED │/);
+    const none = runCli(['runs', 'show', 'no-such-run'], env);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('INVALID_ARGUMENTS: no run no-such-run');
+    const bad = runCli(['runs', 'list', '--status', 'weird'], env);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('must be one of RUNNING, SUCCEEDED, FAILED, PENDING_APPROVAL, CANCELLED');
+  });
+
   it('on a keyed config, names --key and $TOOLGATE_API_KEY when the key is missing or unknown (not an HTTP header)', () => {
     const policyFile = join(work, 'toolgate.config.yaml');
     writeFileSync(policyFile, POLICY);

@@ -1,4 +1,3 @@
-import { commandLinePrincipal } from '../auth/command-line.principal';
 import 'reflect-metadata';
 import { Module, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -6,8 +5,11 @@ import { RunEventBus } from '@toolgate/executor';
 import { AccessPolicyService, CatalogService, McpConnections, type Principal, UsageExampleService } from '@toolgate/registry';
 import { Logger } from 'nestjs-pino';
 import { CoreModule } from '../app.module';
+import { commandLinePrincipal } from '../auth/command-line.principal';
 import type { AppConfig } from '../config/app.config';
 import { BOOT_OPTIONS } from '../gateway.server';
+import { FindRunUseCase } from '../use-cases/find-run.use-case';
+import { ListRunsUseCase } from '../use-cases/list-runs.use-case';
 import { PlanTaskUseCase } from '../use-cases/plan-task.use-case';
 import { RunTaskUseCase } from '../use-cases/run-task.use-case';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
@@ -24,6 +26,8 @@ export interface CliCore {
   planTask: { plan: PlanTaskUseCase['execute'] };
   runTask: Pick<RunTaskUseCase, 'execute'>;
   runEvents: RunEventBus;
+  listRuns: Pick<ListRunsUseCase, 'execute'>;
+  findRun: Pick<FindRunUseCase, 'execute'>;
   principal: Principal;
   close(): Promise<void>;
 }
@@ -66,6 +70,8 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
     planTask: { plan: afterSync(planTask.execute.bind(planTask)) },
     runTask: { execute: afterSync(runTask.execute.bind(runTask)) },
     runEvents: app.get(RunEventBus),
+    listRuns: app.get(ListRunsUseCase),
+    findRun: app.get(FindRunUseCase),
     principal,
     close: () => app.close(),
   };

@@ -10,9 +10,11 @@ import { registerMetricsCommand } from './commands/metrics.command';
 import { registerPlanCommand } from './commands/plan.command';
 import { registerPluginsListCommand } from './commands/plugins-list.command';
 import { registerRunCommand } from './commands/run.command';
+import { registerRunsCommands } from './commands/runs.command';
 import { registerSearchCommand } from './commands/search.command';
 import { registerServeCommand } from './commands/serve.command';
 import { registerToolsListCommand } from './commands/tools-list.command';
+import { registerToolsShowCommand } from './commands/tools-show.command';
 
 /** The commands in the order `toolgate --help` lists them; each one's options and action live in its own file. */
 export function buildCli(): Command {
@@ -20,9 +22,11 @@ export function buildCli(): Command {
   registerServeCommand(program);
   const tools = program.command('tools').description('the tool catalog');
   registerToolsListCommand(tools);
+  registerToolsShowCommand(tools);
   registerSearchCommand(program);
   registerPlanCommand(program);
   registerRunCommand(program);
+  registerRunsCommands(program);
   const plugins = program.command('plugins').description('plugin packages');
   registerPluginsListCommand(plugins);
   const examples = program.command('examples').description('usage examples: queries that led to a tool, added to its index document');

@@ -1,7 +1,7 @@
-import type { Run, RunEvent } from '@toolgate/sdk';
+import type { RunEvent } from '@toolgate/sdk';
 import type { Command } from 'commander';
 import { imageOption, keyOption, readTaskImages, withCore } from '../cli.options';
-import { printJson, printTable, truncate } from '../cli.output';
+import { ms, printRun } from '../cli.output';
 
 interface RunFlags {
   image?: string[];
@@ -40,8 +40,6 @@ export function registerRunCommand(program: Command): void {
     });
 }
 
-const ms = (durationMs: number) => `${Math.round(durationMs)} ms`;
-
 /** One line per event for a person watching the run (stderr); null for events that add nothing to read. */
 export function progressLine(event: RunEvent): string | null {
   switch (event.type) {
@@ -69,27 +67,4 @@ export function progressLine(event: RunEvent): string | null {
     case 'RUN_FINISHED':
       return `run ${event.run.id} ${event.run.status}${event.run.reason ? ` (${event.run.reason})` : ''}`;
   }
-}
-
-/** The final run for people (a table of steps) or programs (--json). */
-function printRun(run: Run, json: boolean | undefined): void {
-  if (json) {
-    printJson(run);
-    return;
-  }
-  process.stdout.write(`run ${run.id}: ${run.status}${run.reason ? ` (${run.reason})` : ''}\ntrace: ${run.traceId}\n`);
-  printTable(
-    ['step', 'tool', 'status', 'attempts', 'time', 'output / error'],
-    run.steps.map((step) => [
-      step.id,
-      step.tool,
-      step.status,
-      step.attempts,
-      ms(step.durationMs),
-      truncate(
-        step.error ? `${step.error.code}: ${step.error.message}${step.error.path ? ` at ${step.error.path}` : ''}` : step.output !== undefined ? JSON.stringify(step.output) : (step.reason ?? ''),
-        80,
-      ),
-    ]),
-  );
 }
