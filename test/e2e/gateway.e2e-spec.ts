@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -477,6 +478,34 @@ describe('toolgate CLI', () => {
     const bad = runCli(['runs', 'list', '--status', 'weird'], env);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('must be one of RUNNING, SUCCEEDED, FAILED, PENDING_APPROVAL, CANCELLED');
+  });
+
+  it('writes a new plugin that installs, builds, passes its own spec and loads on the first try; refuses a bad name and a used folder', () => {
+    const parent = join(work, 'authored');
+    const made = runCli(['plugins', 'new', '@acme/greeter', '--dir', parent], env);
+    expect(made.stderr).toBe('');
+    expect(made.stdout).toContain(`wrote @acme/greeter in ${join(parent, 'greeter')}`);
+    const dir = join(parent, 'greeter');
+    const npm = (...args: string[]) => spawnSync('npm', args, { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+    for (const step of [['install', '--no-audit', '--no-fund'], ['run', 'build'], ['test']]) {
+      const result = npm(...step);
+      expect({ step: step.join(' '), status: result.status, output: result.status === 0 ? '' : `${result.stdout}${result.stderr}` }).toEqual({ step: step.join(' '), status: 0, output: '' });
+    }
+    expect(npm('test').stdout).toMatch(/# pass 3\n# fail 0/);
+
+    const withPlugin = { ...env, TOOLGATE_PLUGIN_DIRS: `${parent}${delimiter}${join(REPO_ROOT, 'plugins')}` };
+    const listed = JSON.parse(runCli(['plugins', 'list', '--json'], withPlugin).stdout) as { packageName: string; status: string; toolCount: number }[];
+    expect(listed.find((p) => p.packageName === '@acme/greeter')).toMatchObject({ status: 'LOADED', toolCount: 1 });
+    expect(JSON.parse(runCli(['tools', 'show', 'greeter/greet', '--json'], withPlugin).stdout)).toMatchObject({ id: 'greeter/greet', version: '0.1.0', state: 'ACTIVE' });
+    const found = JSON.parse(runCli(['search', 'greet Grace in German', '--json'], withPlugin).stdout) as { id: string }[];
+    expect(found[0]?.id).toBe('greeter/greet');
+
+    const again = runCli(['plugins', 'new', '@acme/greeter', '--dir', parent], env);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('exists and is not empty; nothing was written');
+    const bad = runCli(['plugins', 'new', 'Not A Name', '--dir', parent], env);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('is not an npm package name');
   });
 
   it('on a keyed config, names --key and $TOOLGATE_API_KEY when the key is missing or unknown (not an HTTP header)', () => {

@@ -122,6 +122,8 @@ describe('README examples', () => {
     const skipped = lines.filter((line) => NOT_RUN.some(([pattern]) => pattern.test(line)));
     const run = lines.filter((line) => !skipped.includes(line));
     expect(run.length).toBeGreaterThan(12);
+    // The README's scratch folder for new plugins: as on a machine that never ran it.
+    rmSync('/tmp/my-plugins', { recursive: true, force: true });
     const failures: string[] = [];
     for (const line of run) {
       const command = line.replaceAll('127.0.0.1:4000', `127.0.0.1:${port}`);

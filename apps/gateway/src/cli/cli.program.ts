@@ -8,6 +8,7 @@ import { registerMcpServeCommand } from './commands/mcp-serve.command';
 import { registerMcpServersCommand } from './commands/mcp-servers.command';
 import { registerMetricsCommand } from './commands/metrics.command';
 import { registerPlanCommand } from './commands/plan.command';
+import { registerPluginNewCommand } from './commands/plugin-new.command';
 import { registerPluginsListCommand } from './commands/plugins-list.command';
 import { registerRunCommand } from './commands/run.command';
 import { registerRunsCommands } from './commands/runs.command';
@@ -29,6 +30,7 @@ export function buildCli(): Command {
   registerRunsCommands(program);
   const plugins = program.command('plugins').description('plugin packages');
   registerPluginsListCommand(plugins);
+  registerPluginNewCommand(plugins);
   const examples = program.command('examples').description('usage examples: queries that led to a tool, added to its index document');
   registerExamplesImportCommand(examples);
   registerExamplesListCommand(examples);
