@@ -28,7 +28,7 @@ export function buildCli(): Command {
   registerPlanCommand(program);
   registerRunCommand(program);
   registerRunsCommands(program);
-  const plugins = program.command('plugins').description('plugin packages');
+  const plugins = program.command('plugins').alias('plugin').description('plugin packages');
   registerPluginsListCommand(plugins);
   registerPluginNewCommand(plugins);
   const examples = program.command('examples').description('usage examples: queries that led to a tool, added to its index document');
