@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEYS, startTwoTenantServer, type TwoTenantServer } from '../security/support/two-tenants';
 import { graphql, REPO_ROOT, runCli } from '../support/gateway-process';
-import { eventually, type RunningPrometheus, startPrometheus } from '../support/prometheus';
+import { type RunningPrometheus, startPrometheus } from '../support/prometheus';
+import { eventually } from '../support/service-process';
 
 const ALERTS = join(REPO_ROOT, 'deploy', 'prometheus', 'alerts.yml');
 const ALERT_TESTS = join(REPO_ROOT, 'deploy', 'prometheus', 'alerts.test.yml');

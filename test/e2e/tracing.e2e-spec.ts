@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { KEYS, startTwoTenantServer, TWO_TENANT_POLICY, type TwoTenantServer } from '../security/support/two-tenants';
 import { graphql, REPO_ROOT } from '../support/gateway-process';
 import { type JaegerSpan, type RunningJaeger, startJaeger } from '../support/jaeger';
-import { eventually } from '../support/prometheus';
+import { eventually } from '../support/service-process';
 
 const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 

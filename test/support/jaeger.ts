@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports';
+import { startServiceProcess } from './service-process';
 
 /** A span as Jaeger's query API returns it (`/api/traces/<id>`). */
 export interface JaegerSpan {
@@ -52,29 +52,8 @@ export async function startJaeger(work: string): Promise<RunningJaeger> {
   const configFile = join(work, 'jaeger.yaml');
   // JSON is YAML.
   writeFileSync(configFile, JSON.stringify(config, null, 2));
-  const child: ChildProcess = spawn(bin, ['--config', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once('spawn', resolve);
-    child.once('error', (error) => reject(new Error(`jaeger could not start from ${bin}: ${error.message}`)));
-  });
   const queryUrl = `http://127.0.0.1:${query}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const up = await fetch(`${queryUrl}/api/services`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`jaeger did not come up:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const service = await startServiceProcess('jaeger', bin, ['--config', configFile], `${queryUrl}/api/services`, 'scripts/ensure-jaeger.sh builds it');
   return {
     otlpEndpoint: `http://127.0.0.1:${otlp}`,
     queryUrl,
@@ -84,12 +63,6 @@ export async function startJaeger(work: string): Promise<RunningJaeger> {
       const body = (await response.json()) as { data?: { spans: JaegerSpan[]; processes: Record<string, { serviceName: string }> }[] };
       return body.data?.[0] ?? { spans: [], processes: {} };
     },
-    logs: () => output,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
+    ...service,
   };
 }

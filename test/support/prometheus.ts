@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './ports';
+import { startServiceProcess } from './service-process';
 
 export interface ScrapeJob {
   job: string;
@@ -46,32 +47,14 @@ export async function startPrometheus(work: string, jobs: ScrapeJob[], ruleFiles
   if (check.error) throw new Error(`promtool is not installed (scripts/ensure-prometheus.sh installs it): ${check.error.message}`);
   if (check.status !== 0) throw new Error(`promtool refused the generated config:\n${check.stdout}${check.stderr}`);
 
-  const child: ChildProcess = spawn('prometheus', [`--config.file=${configFile}`, `--storage.tsdb.path=${join(work, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const spawned = new Promise<void>((resolve, reject) => {
-    child.once('spawn', resolve);
-    child.once('error', (error) => reject(new Error(`prometheus could not start (scripts/ensure-prometheus.sh installs it): ${error.message}`)));
-  });
-  await spawned;
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const ready = await fetch(`${url}/-/ready`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`prometheus did not become ready:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const service = await startServiceProcess(
+    'prometheus',
+    'prometheus',
+    [`--config.file=${configFile}`, `--storage.tsdb.path=${join(work, 'tsdb')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    `${url}/-/ready`,
+    'scripts/ensure-prometheus.sh installs it',
+  );
 
   const api = async <T>(path: string): Promise<T> => {
     const response = await fetch(`${url}${path}`);
@@ -86,23 +69,6 @@ export async function startPrometheus(work: string, jobs: ScrapeJob[], ruleFiles
       const data = await api<{ result: { metric: Record<string, string>; value: [number, string] }[] }>(`/api/v1/query?query=${encodeURIComponent(expr)}`);
       return data.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
     },
-    logs: () => output,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
+    ...service,
   };
-}
-
-/** Polls `probe` every 250 ms until it returns a value other than undefined, or fails after `timeoutMs` with `what`. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
