@@ -10,10 +10,10 @@ const { existsSync } = require('node:fs');
 const { basename, join } = require('node:path');
 
 const root = join(__dirname, '..');
-const SOURCE = /^[a-z0-9-]+\.[a-z0-9-]+\.ts$/;
+const SOURCE = /^[a-z0-9-]+\.[a-z0-9-]+\.tsx?$/;
 const SPEC = /^[a-z0-9-]+\.[a-z0-9-]+\.(spec|int-spec|e2e-spec)\.ts$/;
 
-const tracked = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '*.ts'], { cwd: root, encoding: 'utf8' })
+const tracked = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '*.ts', '*.tsx'], { cwd: root, encoding: 'utf8' })
   .split('\n')
   .filter((file) => /^(libs|apps|plugins)\//.test(file) && !file.includes('/dist/') && !file.includes('/node_modules/') && existsSync(join(root, file)));
 
@@ -28,7 +28,7 @@ if (offenders.length > 0) {
       `check-file-names: ${offenders.length} file(s) break the naming rule:`,
       ...offenders.map((file) => `  ${file}`),
       '',
-      'Rule: sources are <name>.<kind>.ts (or index.ts), specs <name>.<kind>.spec.ts / .int-spec.ts / .e2e-spec.ts,',
+      'Rule: sources are <name>.<kind>.ts (or index.ts; .tsx for React components), specs <name>.<kind>.spec.ts / .int-spec.ts / .e2e-spec.ts,',
       'with name and kind in lowercase kebab-case: e.g. catalog.service.ts, tool-index.port.ts,',
       'embedded.tool-index.ts, tool.errors.ts, currency.lexicon.ts, plan.runner.spec.ts.',
       '',

@@ -10,6 +10,7 @@ import { RetrievalModule } from '@toolgate/retrieval';
 import { PrincipalGuard } from './auth/principal.guard';
 import { PrincipalResolver } from './auth/principal.resolver';
 import { APP_CONFIG, type AppConfig } from './config/app.config';
+import { ConsoleModule } from './console/console.module';
 import { ErrorFilter } from './graphql/error.filter';
 import { GraphqlWsTransport } from './graphql/graphql-ws.transport';
 import { InputDepthPipe } from './graphql/input-depth.pipe';
@@ -25,6 +26,7 @@ import { PlanningResolver } from './planning/planning.resolver';
 import { RunsResolver } from './runs/runs.resolver';
 import { graphqlContext } from './runs/subscription.context';
 import { ToolHealthResolver } from './runs/tool-health.resolver';
+import { ToolQualityResolver } from './runs/tool-quality.resolver';
 import { ToolsResolver } from './tools/tools.resolver';
 import { CancelRunUseCase } from './use-cases/cancel-run.use-case';
 import { CandidateFinder } from './use-cases/candidate-finder.service';
@@ -37,15 +39,18 @@ import { PlanningContext } from './use-cases/planning-context.service';
 import { RunLearningSubscriber } from './use-cases/run-learning.subscriber';
 import { RunTaskUseCase } from './use-cases/run-task.use-case';
 import { RunVisibility } from './use-cases/run-visibility.service';
+import { SearchFunnelUseCase } from './use-cases/search-funnel.use-case';
 import { SearchToolsUseCase } from './use-cases/search-tools.use-case';
 import { SelectToolsUseCase } from './use-cases/select-tools.use-case';
 import { INDEX_SYNC_MODE, type IndexSyncMode, SyncToolIndexUseCase } from './use-cases/sync-tool-index.use-case';
 import { TaskUnderstanding } from './use-cases/task-understanding.service';
+import { ToolQualityUseCase } from './use-cases/tool-quality.use-case';
 import { WatchRunUseCase } from './use-cases/watch-run.use-case';
 
 /** What the transports (resolvers, the CLI) call: one `execute()` each. */
 const USE_CASES = [
   SearchToolsUseCase,
+  SearchFunnelUseCase,
   SyncToolIndexUseCase,
   SelectToolsUseCase,
   PlanTaskUseCase,
@@ -56,6 +61,7 @@ const USE_CASES = [
   FindRunUseCase,
   ListRunsUseCase,
   WatchRunUseCase,
+  ToolQualityUseCase,
 ];
 
 /** Registry, retrieval, planning and the use cases that span them; shared by the server and the CLI. */
@@ -98,7 +104,7 @@ export class CoreModule {
   }
 }
 
-/** The HTTP server: GraphQL API, MCP at /mcp and health endpoints over the core. */
+/** The HTTP server: GraphQL API, MCP at /mcp, the console at /console, /metrics and health endpoints over the core. */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -107,6 +113,7 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config),
         TerminusModule.forRoot({ logger: false }),
+        ConsoleModule.forRoot(config.gateway.TOOLGATE_CONSOLE),
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           autoSchemaFile: true,
@@ -125,6 +132,7 @@ export class AppModule {
         PlanningResolver,
         RunsResolver,
         ToolHealthResolver,
+        ToolQualityResolver,
         PrincipalResolver,
         OperationLimits,
         OperationLimitsPlugin,

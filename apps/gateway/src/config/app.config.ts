@@ -34,6 +34,13 @@ export const gatewayEnvSchema = z.object({
   TOOLGATE_TRACE_CONSOLE: flag.default(false),
   /** Prometheus metrics at GET /metrics (a platform admin's key when keys exist); false: no endpoint. */
   TOOLGATE_METRICS: flag.default(true),
+  /** The operator console at /console (a static app over the public GraphQL API); false: not served. */
+  TOOLGATE_CONSOLE: flag.default(true),
+  /** Where a run's trace opens, `{traceId}` standing for its id, e.g. http://localhost:16686/trace/{traceId} (Jaeger); unset: no link. */
+  TOOLGATE_TRACE_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine((url) => url.includes('{traceId}'), { message: 'must contain {traceId}, e.g. http://localhost:16686/trace/{traceId}' })
+    .optional(),
 });
 
 export interface AppConfig {

@@ -48,6 +48,17 @@ export const searchToolsCost: Estimator = ({ args, childComplexity, context }) =
   return COST.retrieval + imagesOf(args.input) * COST.image + k * Math.max(childComplexity, 1);
 };
 
+/** How many candidates past the cut a search funnel report shows: as many as were kept, at most this. */
+export const FUNNEL_BEYOND_MAX = 20;
+export const funnelBeyond = (k: number): number => Math.min(k, FUNNEL_BEYOND_MAX);
+
+/** A funnel report: a search whose answer also holds the candidates just past the cut. */
+export const searchFunnelCost: Estimator = ({ args, childComplexity, context }) => {
+  const { defaultK, maxK } = contextOf(context);
+  const k = Math.min(typeof args.input?.k === 'number' ? args.input.k : defaultK, maxK);
+  return COST.retrieval + imagesOf(args.input) * COST.image + (k + funnelBeyond(k)) * Math.max(childComplexity, 1);
+};
+
 /** Selection or planning: a retrieval pass, a planner round and the task's images; nothing runs. */
 export const planningCost: Estimator = ({ args, childComplexity }) => COST.retrieval + COST.planning + imagesOf(args.task) * COST.image + childComplexity;
 
@@ -68,6 +79,9 @@ export const executePlanCost: Estimator = ({ args, childComplexity }) => {
 export const resumeRunCost: Estimator = ({ childComplexity, context }) => contextOf(context).maxSteps * COST.toolCall + childComplexity;
 
 /** A run listing: each of up to `limit` runs costs what is selected of it. */
+/** Tool quality reads up to 500 runs' steps in one store query and aggregates them: priced like a 50-run listing. */
+export const toolQualityCost: Estimator = ({ childComplexity }) => 51 + childComplexity;
+
 export const listRunsCost: Estimator = ({ args, childComplexity, context }) => {
   const limit = typeof args.filter?.limit === 'number' ? args.filter.limit : contextOf(context).defaultRunLimit;
   return 1 + limit * Math.max(childComplexity, 1);

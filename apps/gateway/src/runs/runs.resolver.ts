@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { Inject } from '@nestjs/common';
+import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import type { Principal } from '@toolgate/registry';
 import { map } from 'rxjs';
 import { CurrentPrincipal } from '../auth/principal.guard';
+import { APP_CONFIG, type AppConfig } from '../config/app.config';
 import { executePlanCost, listRunsCost, resumeRunCost, runTaskCost } from '../graphql/operation.costs';
 import { TaskInput, toPlannerTask } from '../planning/task.inputs';
 import { CancelRunUseCase } from '../use-cases/cancel-run.use-case';
@@ -26,7 +28,14 @@ export class RunsResolver {
     private readonly findRun: FindRunUseCase,
     private readonly listRuns: ListRunsUseCase,
     private readonly watchRun: WatchRunUseCase,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  @ResolveField(() => String, { nullable: true, description: "Where the run's trace opens (TOOLGATE_TRACE_URL with its trace id); null when that is not configured." })
+  traceUrl(@Parent() run: Run): string | null {
+    const template = this.config.gateway.TOOLGATE_TRACE_URL;
+    return template ? template.replaceAll('{traceId}', encodeURIComponent(run.traceId)) : null;
+  }
 
   @Mutation(() => Run, { complexity: runTaskCost, description: 'Plans the task over the tools the caller may use and runs the plan; returns when it finishes or waits for an approval.' })
   async runTask(@CurrentPrincipal() principal: Principal, @Args('task') task: TaskInput): Promise<Run> {

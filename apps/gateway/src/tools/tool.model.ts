@@ -4,6 +4,8 @@ import type { PluginView, ToolVersionView, ToolView } from '@toolgate/registry';
 import { ToolVersionState } from '@toolgate/registry';
 import type { RetrievedTool } from '@toolgate/retrieval';
 import { GraphQLJSON } from 'graphql-type-json';
+import type { ConsideredTool } from '../use-cases/candidate-finder.service';
+import type { SearchFunnelReport } from '../use-cases/search-funnel.use-case';
 
 export enum RiskLevel {
   read = 'read',
@@ -155,6 +157,79 @@ export class MatchExplanation {
       matchedTerms: hit.lexical?.matchedTerms ?? [],
       images: images.map((image, index) => ({ index, name: image.name ?? null, source: image.source, mimeType: image.mimeType, text: image.text })),
       degraded: hit.degraded ?? null,
+    };
+  }
+}
+
+export enum CandidateVerdictKind {
+  KEPT = 'KEPT',
+  BELOW_CUTOFF = 'BELOW_CUTOFF',
+  UNHEALTHY = 'UNHEALTHY',
+  DUPLICATE = 'DUPLICATE',
+}
+registerEnumType(CandidateVerdictKind, {
+  name: 'CandidateVerdict',
+  description: 'KEPT: among the top k; BELOW_CUTOFF: ranked past k; UNHEALTHY: its version failed its health check; DUPLICATE: another version of the tool ranked higher.',
+});
+
+@ObjectType({ description: 'One candidate of the retrieval funnel: its rank and score at each stage, and why it was kept or dropped.' })
+export class FunnelCandidate {
+  @Field() toolId!: string;
+  @Field() version!: string;
+  @Field() title!: string;
+  @Field() kept!: boolean;
+  @Field(() => CandidateVerdictKind) verdict!: CandidateVerdictKind;
+  @Field() reason!: string;
+  @Field(() => Int, { description: 'Rank after fusion and rerank, before the cut.' }) rank!: number;
+  @Field(() => Int, { nullable: true }) bm25Rank!: number | null;
+  @Field(() => Float, { nullable: true }) bm25Score!: number | null;
+  @Field(() => Int, { nullable: true }) vectorRank!: number | null;
+  @Field(() => Float, { nullable: true }) vectorScore!: number | null;
+  @Field(() => Float) fusedScore!: number;
+  @Field(() => Int, { nullable: true, description: "The reranker's rank; null without a reranker or past its depth." }) rerankRank!: number | null;
+  @Field(() => Float, { nullable: true }) rerankScore!: number | null;
+  @Field(() => String, { nullable: true, description: 'The reranker, or why the fused order was kept.' }) reranker!: string | null;
+  @Field(() => [String]) matchedTerms!: string[];
+  @Field(() => String, { nullable: true, description: 'For a request split into clauses: the clause that found it.' }) clause!: string | null;
+
+  static from({ tool, version, hit, verdict, reason }: ConsideredTool): FunnelCandidate {
+    return {
+      toolId: tool.id,
+      version: version.version,
+      title: version.descriptor.title,
+      kept: verdict === 'KEPT',
+      verdict: verdict as CandidateVerdictKind,
+      reason,
+      rank: hit.rank,
+      bm25Rank: hit.lexical?.rank ?? null,
+      bm25Score: hit.lexical?.score ?? null,
+      vectorRank: hit.semantic?.rank ?? null,
+      vectorScore: hit.semantic?.score ?? null,
+      fusedScore: hit.fused,
+      rerankRank: hit.rerank?.rank ?? null,
+      rerankScore: hit.rerank?.score ?? null,
+      reranker: hit.rerank ? (hit.rerank.fallback ? `${hit.rerank.reranker}: ${hit.rerank.fallback}` : hit.rerank.reranker) : null,
+      matchedTerms: hit.lexical?.matchedTerms ?? [],
+      clause: hit.clause?.text ?? null,
+    };
+  }
+}
+
+@ObjectType({ description: 'A search as the funnel saw it: the candidates around the cut, best first, each with its verdict.' })
+export class SearchFunnel {
+  @Field({ description: 'The text searched: the query and what its images contributed.' }) query!: string;
+  @Field(() => Int) k!: number;
+  @Field(() => [ImageText]) images!: ImageText[];
+  @Field(() => String, { nullable: true, description: 'Set while the index warms up, as on MatchExplanation.' }) degraded!: string | null;
+  @Field(() => [FunnelCandidate]) candidates!: FunnelCandidate[];
+
+  static from(report: SearchFunnelReport): SearchFunnel {
+    return {
+      query: report.query,
+      k: report.k,
+      images: report.images.map((image, index) => ({ index, name: image.name ?? null, source: image.source, mimeType: image.mimeType, text: image.text })),
+      degraded: report.candidates.find((c) => c.hit.degraded)?.hit.degraded ?? null,
+      candidates: report.candidates.map(FunnelCandidate.from),
     };
   }
 }

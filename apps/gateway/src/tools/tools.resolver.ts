@@ -1,11 +1,12 @@
 import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { AccessPolicyService, CatalogService, McpConnections, type Principal } from '@toolgate/registry';
 import { CurrentPrincipal } from '../auth/principal.guard';
-import { searchToolsCost } from '../graphql/operation.costs';
+import { searchFunnelCost, searchToolsCost } from '../graphql/operation.costs';
+import { SearchFunnelUseCase } from '../use-cases/search-funnel.use-case';
 import { SearchToolsUseCase } from '../use-cases/search-tools.use-case';
 import { McpServer } from './mcp-server.model';
 import { ApproveToolVersionInput, SearchToolsInput, SetToolVersionStateInput, ToolFilterInput } from './tool.inputs';
-import { MatchExplanation, Plugin, PluginLoadReport, Tool, ToolMatch } from './tool.model';
+import { MatchExplanation, Plugin, PluginLoadReport, SearchFunnel, Tool, ToolMatch } from './tool.model';
 
 @Resolver(() => Tool)
 export class ToolsResolver {
@@ -13,6 +14,7 @@ export class ToolsResolver {
     private readonly catalog: CatalogService,
     private readonly access: AccessPolicyService,
     private readonly searchTools: SearchToolsUseCase,
+    private readonly searchFunnelUseCase: SearchFunnelUseCase,
     private readonly mcp: McpConnections,
   ) {}
 
@@ -30,6 +32,14 @@ export class ToolsResolver {
   async search(@CurrentPrincipal() principal: Principal, @Args('input') input: SearchToolsInput): Promise<ToolMatch[]> {
     const results = await this.searchTools.execute(input, principal);
     return results.map(({ tool, hit, images }) => ({ tool: Tool.from(tool), score: hit.fused, explanation: MatchExplanation.from(hit, images) }));
+  }
+
+  @Query(() => SearchFunnel, {
+    complexity: searchFunnelCost,
+    description: "searchTools as the funnel saw it: the kept tools and the candidates just past the cut, each stage's rank and score, and why each was kept or dropped.",
+  })
+  async searchFunnel(@CurrentPrincipal() principal: Principal, @Args('input') input: SearchToolsInput): Promise<SearchFunnel> {
+    return SearchFunnel.from(await this.searchFunnelUseCase.execute(input, principal));
   }
 
   @Query(() => [Plugin], { description: 'Plugin packages and their load status (admins).' })

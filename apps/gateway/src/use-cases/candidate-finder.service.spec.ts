@@ -53,6 +53,23 @@ describe('CandidateFinder', () => {
     expect(named.map((n) => n.tool.id)).toEqual(['ns/chosen', 'ns/previous']);
   });
 
+  it('explains the funnel around the cut: kept, past the cut, unhealthy, repeated; never a hit the catalog does not give the caller', async () => {
+    const hits = [hit('ns/a', 0.9), hit('hidden/secret', 0.85), hit('ns/sick', 0.8), hit('ns/a', 0.75), hit('ns/b', 0.7), hit('ns/c', 0.6), hit('ns/d', 0.5), hit('ns/e', 0.4)];
+    const { finder: subject, search } = finder(hits, ['ns/sick']);
+    const considered = await subject.consider('anything', 2, 2, principal);
+    expect(search).toHaveBeenCalledWith('anything', 5, expect.anything(), WARMUP);
+    expect(considered.map((c) => [c.tool.id, c.verdict, c.reason])).toEqual([
+      ['ns/a', 'KEPT', 'among the top 2'],
+      ['ns/sick', 'UNHEALTHY', 'ns/sick@1.0.0 failed its health check'],
+      ['ns/a', 'DUPLICATE', 'this tool ranked higher already'],
+      ['ns/b', 'KEPT', 'among the top 2'],
+      ['ns/c', 'BELOW_CUTOFF', 'ranked below the top 2'],
+      ['ns/d', 'BELOW_CUTOFF', 'ranked below the top 2'],
+    ]);
+    // find is the kept part of the same funnel.
+    expect((await subject.find('anything', 2, principal)).map((f) => f.tool.id)).toEqual(['ns/a', 'ns/b']);
+  });
+
   it('lets a failure that is not a domain error through', async () => {
     const { finder: subject } = finder([hit('broken/tool', 0.9)]);
     await expect(subject.find('anything', 5, principal)).rejects.toThrow('database gone');
