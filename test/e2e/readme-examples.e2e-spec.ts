@@ -21,6 +21,7 @@ const NOT_RUN: [RegExp, string][] = [
   [/^npx toolgate serve\b/, 'starts a long-lived server'],
   [/^npm run fetch-model$/, 'the test command fetched the model before the tests'],
   [/\bnpx toolgate eval (plan|retrieval)\b/, 'dataset evaluations take minutes; the eval commands have their own e2e tests'],
+  [/\bnpx toolgate runs (approve|reject|cancel) "…"/, 'needs a run waiting for approval; runs.e2e-spec.ts runs these commands'],
 ];
 
 /** Shell lines of the bash blocks, continuations joined, comments and blank lines dropped. */

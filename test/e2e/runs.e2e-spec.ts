@@ -339,4 +339,39 @@ describe('runs over HTTP and WebSocket', () => {
     expect(failed.stderr).toMatch(/files\/read@1\.1\.0 FAILED/);
     expect(failed.status).toBe(1);
   });
+
+  it('toolgate runs approve|reject|cancel act on the running gateway as the key, and refuse with the reason', async () => {
+    const origin = new URL(gateway.url).origin;
+    const cli = (args: string[]) => runCliAsync(['runs', ...args, '--url', origin], {});
+    const paused = async () => ((await call<{ executePlan: RunData }>(EXECUTE_PLAN, ALICE, { plan: purgePlan('cli') })).data?.executePlan as RunData).id;
+
+    const approved = await paused();
+    const own = await cli(['approve', approved, 'p1', '--key', ALICE]);
+    expect(own.status).not.toBe(0);
+    expect(own.stderr).toMatch(/FORBIDDEN/);
+    const byBob = await cli(['approve', approved, 'p1', '--key', BOB, '--comment', 'checked from the terminal', '--json']);
+    expect(byBob.stderr).toBe('');
+    expect(JSON.parse(byBob.stdout)).toMatchObject({ id: approved, status: 'SUCCEEDED', steps: [{ id: 'p1', status: 'SUCCEEDED' }] });
+    expect(auditRows(approved).approvals).toEqual([{ status: 'APPROVED', decidedBy: 'bob', comment: 'checked from the terminal' }]);
+
+    const rejected = await paused();
+    const rejection = await cli(['reject', rejected, 'p1', '--key', BOB]);
+    expect(rejection.status).toBe(0);
+    expect(rejection.stdout).toMatch(new RegExp(`run ${rejected}: CANCELLED`));
+
+    const cancelled = await paused();
+    // Another tenant's key reads the run like a missing one, and changes nothing.
+    const foreign = await cli(['cancel', cancelled, '--key', MALLORY]);
+    expect(foreign.status).not.toBe(0);
+    expect(foreign.stderr).toMatch(/INVALID_ARGUMENTS.*no run/);
+    expect((await call<{ run: RunData }>(RUN, ALICE, { id: cancelled })).data?.run.status).toBe('PENDING_APPROVAL');
+    const cancel = await cli(['cancel', cancelled, '--key', ALICE]);
+    expect(cancel.status).toBe(0);
+    expect(cancel.stdout).toMatch(/CANCELLED/);
+
+    const keyless = await cli(['cancel', cancelled]);
+    expect(keyless.stderr).toMatch(/UNAUTHENTICATED.*--key.*TOOLGATE_API_KEY/);
+    const nobody = await runCliAsync(['runs', 'cancel', cancelled, '--url', 'http://127.0.0.1:9', '--key', ALICE], {});
+    expect(nobody.stderr).toMatch(/UNAVAILABLE.*no gateway answers at http:\/\/127\.0\.0\.1:9\/graphql.*--url/);
+  });
 });

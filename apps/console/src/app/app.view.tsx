@@ -1,13 +1,15 @@
-import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { ME, type Me } from '../api/console.queries';
 import { GraphqlClient, GraphqlError } from '../api/graphql.client';
 import { CatalogPage } from '../catalog/catalog.page';
-import { QualityPage } from '../quality/quality.page';
-import { RunPage } from '../runs/run.page';
 import { RunsPage } from '../runs/runs.page';
-import { SearchPage } from '../search/search.page';
 import { SessionContext } from './console.context';
 import { hrefOf, type Route, useRoute } from './hash.route';
+
+// The pages with charts and the graph load on first visit: the catalog, the first page, needs neither library.
+const SearchPage = lazy(() => import('../search/search.page').then((m) => ({ default: m.SearchPage })));
+const RunPage = lazy(() => import('../runs/run.page').then((m) => ({ default: m.RunPage })));
+const QualityPage = lazy(() => import('../quality/quality.page').then((m) => ({ default: m.QualityPage })));
 
 /** The key lives for the browser tab only: closing it signs out, and no cookie carries it to other sites. */
 const KEY_STORAGE = 'toolgate.apiKey';
@@ -122,7 +124,9 @@ function Shell({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
           Sign out
         </button>
       </header>
-      <main id="main">{page}</main>
+      <main id="main">
+        <Suspense fallback={<p>Loading…</p>}>{page}</Suspense>
+      </main>
     </>
   );
 }

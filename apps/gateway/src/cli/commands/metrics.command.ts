@@ -1,6 +1,7 @@
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { type Command, Option } from 'commander';
 import { printJson, printTable } from '../cli.output';
+import { fetchGateway, urlOption } from '../gateway.client';
 import { type Percentile, parseExposition, summarize } from '../metrics.summary';
 
 const seconds = (p: Percentile | null) => (p === null ? '-' : `${p.atLeast ? '>' : '≤'}${p.seconds < 1 ? `${Math.round(p.seconds * 1000)} ms` : `${p.seconds} s`}`);
@@ -9,17 +10,7 @@ const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 /** GET <url>/metrics with the key, with an error that says what to do for each way it can fail. */
 async function scrape(url: string, key: string | undefined): Promise<string> {
   const endpoint = `${url.replace(/\/+$/, '')}/metrics`;
-  let response: Response;
-  try {
-    response = await fetch(endpoint, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(10_000) });
-  } catch (error) {
-    throw new ToolgateError(
-      ErrorCode.UNAVAILABLE,
-      `no gateway answers at ${endpoint}: start one with \`toolgate serve\`, or pass --url / $TOOLGATE_URL`,
-      [{ path: '--url', message: String((error as Error).cause ?? error) }],
-      { cause: error },
-    );
-  }
+  const response = await fetchGateway(endpoint, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(10_000) });
   if (response.status === 401 || response.status === 403) {
     throw new ToolgateError(
       response.status === 401 ? ErrorCode.UNAUTHENTICATED : ErrorCode.FORBIDDEN,
@@ -36,7 +27,7 @@ export function registerMetricsCommand(program: Command): void {
   program
     .command('metrics')
     .description("a running gateway's tool calls, failures, retries, latency and breakers per tool version, from its /metrics (since it started)")
-    .addOption(new Option('--url <url>', 'the gateway').env('TOOLGATE_URL').default(`http://127.0.0.1:${process.env.PORT ?? 4000}`))
+    .addOption(urlOption())
     .addOption(new Option('--key <apiKey>', "a platform admin's API key (needed when the gateway has keys)").env('TOOLGATE_API_KEY'))
     .option('--json', 'print JSON only')
     .action(async (options: { url: string; key?: string; json?: boolean }) => {
