@@ -343,7 +343,11 @@ describe('runs over HTTP and WebSocket', () => {
   it('toolgate runs approve|reject|cancel act on the running gateway as the key, and refuse with the reason', async () => {
     const origin = new URL(gateway.url).origin;
     const cli = (args: string[]) => runCliAsync(['runs', ...args, '--url', origin], {});
-    const paused = async () => ((await call<{ executePlan: RunData }>(EXECUTE_PLAN, ALICE, { plan: purgePlan('cli') })).data?.executePlan as RunData).id;
+    const paused = async () => {
+      const { data } = await call<{ executePlan: RunData }>(EXECUTE_PLAN, ALICE, { plan: purgePlan('cli') });
+      expect(data?.executePlan.status).toBe('PENDING_APPROVAL');
+      return data?.executePlan.id as string;
+    };
 
     const approved = await paused();
     const own = await cli(['approve', approved, 'p1', '--key', ALICE]);
