@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { APPROVE_VERSION, CATALOG, type CatalogTool, type ToolHealthReport, type ToolVersion } from '../api/console.queries';
 import { GraphqlError } from '../api/graphql.client';
 import { useSession } from '../app/console.context';
-import { Badge, ErrorNote, formatTime, Section } from '../app/shared.view';
+import { Badge, ErrorNote, formatTime, Section, TableHead } from '../app/shared.view';
 import { useQuery } from '../app/use-query.hook';
 
 interface CatalogData {
@@ -47,15 +47,7 @@ export function CatalogPage() {
             }
           >
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Tool</th>
-                  <th scope="col">Risk</th>
-                  <th scope="col">Versions</th>
-                  <th scope="col">Breaker</th>
-                  <th scope="col">Health</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Tool', 'Risk', 'Versions', 'Breaker', 'Health']} />
               <tbody>
                 {catalog.data.tools.map((tool) => {
                   const shown = tool.activeVersion ?? tool.versions[0]?.version;

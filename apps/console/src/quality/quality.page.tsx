@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { TOOL_QUALITY, type ToolQualityReport } from '../api/console.queries';
 import { hrefOf } from '../app/hash.route';
-import { ErrorNote, formatMs, percent, Section } from '../app/shared.view';
+import { ErrorNote, formatMs, percent, Section, TableHead } from '../app/shared.view';
 import { useQuery } from '../app/use-query.hook';
 
 const WINDOWS = [
@@ -90,17 +90,7 @@ export function QualityPage() {
               </Section>
               <Section title="Where tool calls break (weakest first)">
                 <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Tool</th>
-                      <th scope="col">Calls</th>
-                      <th scope="col">Failed</th>
-                      <th scope="col">Failure rate</th>
-                      <th scope="col">Retries</th>
-                      <th scope="col">p95</th>
-                      <th scope="col">Tasks that led to failures</th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={['Tool', 'Calls', 'Failed', 'Failure rate', 'Retries', 'p95', 'Tasks that led to failures']} />
                   <tbody>
                     {report.tools.map((tool) => (
                       <tr key={tool.tool}>

@@ -1,6 +1,6 @@
-import { Background, Controls, type Edge, Handle, type Node, type NodeProps, Position, ReactFlow } from '@xyflow/react';
+import { Background, Controls, type Edge, Handle, type Node, type NodeProps, Position, ReactFlow, useNodesState } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { RunStep, StepStatus } from '../api/console.queries';
 import { Badge, formatMs } from '../app/shared.view';
 
@@ -58,26 +58,33 @@ const NODE_TYPES = { step: StepCard };
 
 /** The run's plan as a graph; `statuses` carries live step states from runEvents ahead of a reload. */
 export function RunDag({ steps, statuses }: { steps: RunStep[]; statuses: Record<string, StepStatus> }) {
-  const { nodes, edges } = useMemo(() => {
+  // Nodes live in React Flow's state so the sizes it measured survive a status change (a node it has not measured stays hidden).
+  const [nodes, setNodes, onNodesChange] = useNodesState<StepNode>([]);
+  useEffect(() => {
     const positions = layout(steps);
-    const nodes: StepNode[] = steps.map((step) => ({
-      id: step.id,
-      type: 'step',
-      position: positions.get(step.id) ?? { x: 0, y: 0 },
-      data: { step, status: statuses[step.id] ?? step.status },
-      draggable: false,
-      connectable: false,
-    }));
-    const edges: Edge[] = steps.flatMap((step) =>
-      step.dependsOn.map((parent) => ({ id: `${parent}->${step.id}`, source: parent, target: step.id, animated: (statuses[step.id] ?? step.status) === 'RUNNING' })),
-    );
-    return { nodes, edges };
-  }, [steps, statuses]);
+    setNodes((previous) => {
+      const known = new Map(previous.map((node) => [node.id, node]));
+      return steps.map((step) => ({
+        ...known.get(step.id),
+        id: step.id,
+        type: 'step' as const,
+        position: positions.get(step.id) ?? { x: 0, y: 0 },
+        data: { step, status: statuses[step.id] ?? step.status },
+        draggable: false,
+        connectable: false,
+      }));
+    });
+  }, [steps, statuses, setNodes]);
+  const edges = useMemo<Edge[]>(
+    () => steps.flatMap((step) => step.dependsOn.map((parent) => ({ id: `${parent}->${step.id}`, source: parent, target: step.id, animated: (statuses[step.id] ?? step.status) === 'RUNNING' }))),
+    [steps, statuses],
+  );
   return (
     <figure className="dag" aria-label={`Plan graph: ${steps.map((s) => `${s.id} ${statuses[s.id] ?? s.status}`).join(', ')}`}>
       <ReactFlow
         nodes={nodes}
         edges={edges}
+        onNodesChange={onNodesChange}
         nodeTypes={NODE_TYPES}
         fitView
         fitViewOptions={{ maxZoom: 1.2 }}

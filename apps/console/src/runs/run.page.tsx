@@ -3,7 +3,7 @@ import { APPROVE_STEP, CANCEL_RUN, REJECT_STEP, RUN, RUN_EVENTS, type Run, type 
 import { GraphqlError } from '../api/graphql.client';
 import { useSession } from '../app/console.context';
 import { hrefOf } from '../app/hash.route';
-import { Badge, ErrorNote, formatMs, formatTime, Section } from '../app/shared.view';
+import { Badge, ErrorNote, formatMs, formatTime, Section, TableHead } from '../app/shared.view';
 import { useQuery } from '../app/use-query.hook';
 import { RunDag } from './run-dag.view';
 
@@ -126,16 +126,7 @@ export function RunPage({ runId }: { runId: string }) {
       <RunDag steps={current.steps} statuses={statuses} />
       <Section title="Steps">
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Step</th>
-              <th scope="col">Tool</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Took</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Step', 'Tool', 'Status', 'Attempts', 'Took', 'Result']} />
           <tbody>
             {current.steps.map((step) => (
               <StepRow key={step.id} runId={current.id} step={step} status={statuses[step.id] ?? step.status} onDecided={reload} />

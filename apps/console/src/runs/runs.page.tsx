@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { RUNS, type RunSummary } from '../api/console.queries';
 import { hrefOf } from '../app/hash.route';
-import { Badge, ErrorNote, formatMs, formatTime, Section } from '../app/shared.view';
+import { Badge, ErrorNote, formatMs, formatTime, Section, TableHead } from '../app/shared.view';
 import { useQuery } from '../app/use-query.hook';
 
 const STATUSES = ['', 'RUNNING', 'PENDING_APPROVAL', 'SUCCEEDED', 'FAILED', 'CANCELLED'] as const;
@@ -34,17 +34,7 @@ export function RunsPage() {
             <p className="muted">No runs yet.</p>
           ) : (
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Task</th>
-                  <th scope="col">Steps</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Started</th>
-                  <th scope="col">Took</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Run', 'Status', 'Task', 'Steps', 'By', 'Started', 'Took']} />
               <tbody>
                 {runs.data.runs.map((run) => (
                   <tr key={run.id}>

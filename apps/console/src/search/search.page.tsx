@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { SEARCH_FUNNEL, type SearchFunnel } from '../api/console.queries';
-import { Badge, ErrorNote, Section } from '../app/shared.view';
+import { Badge, ErrorNote, Section, TableHead } from '../app/shared.view';
 import { useQuery } from '../app/use-query.hook';
 
 interface SearchImage {
@@ -70,17 +70,7 @@ export function SearchPage() {
               <p>No tool you may discover matched.</p>
             ) : (
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Rank</th>
-                    <th scope="col">Tool</th>
-                    <th scope="col">BM25</th>
-                    <th scope="col">Vector</th>
-                    <th scope="col">Fused (RRF)</th>
-                    <th scope="col">Rerank</th>
-                    <th scope="col">Verdict</th>
-                  </tr>
-                </thead>
+                <TableHead columns={['Rank', 'Tool', 'BM25', 'Vector', 'Fused (RRF)', 'Rerank', 'Verdict']} />
                 <tbody>
                   {result.candidates.map((c) => (
                     <tr key={`${c.toolId}@${c.version}`} className={c.kept ? '' : 'dropped'}>

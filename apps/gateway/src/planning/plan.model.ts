@@ -3,14 +3,6 @@ import type { ImageDescription, MissingArgument as PlannerMissingArgument, Plan 
 import { GraphQLJSON } from 'graphql-type-json';
 import { ImageText } from '../tools/tool.model';
 
-const imageTextOf = (description: ImageDescription, index: number): ImageText => ({
-  index,
-  name: description.name ?? null,
-  source: description.source,
-  mimeType: description.mimeType,
-  text: description.text,
-});
-
 export enum DecisionKind {
   USE_TOOLS = 'USE_TOOLS',
   ANSWER_DIRECTLY = 'ANSWER_DIRECTLY',
@@ -78,7 +70,7 @@ export class Plan {
       missing: missingOf(plan.missing),
       steps: plan.steps,
       candidates: candidates.map(PlanCandidate.from),
-      images: images.map(imageTextOf),
+      images: images.map(ImageText.from),
     };
   }
 }
@@ -101,7 +93,7 @@ export class Selection {
       missing: missingOf(selection.missing),
       candidates: selection.candidates.map(PlanCandidate.from),
       calls: selection.calls,
-      images: images.map(imageTextOf),
+      images: images.map(ImageText.from),
     };
   }
 }

@@ -120,6 +120,10 @@ export class ImageText {
   @Field({ description: '`ocr` (local tesseract) or `vision` (a model).' }) source!: string;
   @Field() mimeType!: string;
   @Field() text!: string;
+
+  static from(description: ImageDescription, index: number): ImageText {
+    return { index, name: description.name ?? null, source: description.source, mimeType: description.mimeType, text: description.text };
+  }
 }
 
 @ObjectType({ description: 'Why a tool matched: its rank and score at each stage of the funnel.' })
@@ -155,7 +159,7 @@ export class MatchExplanation {
       vectorScore: hit.semantic?.score ?? null,
       fusedScore: hit.fused,
       matchedTerms: hit.lexical?.matchedTerms ?? [],
-      images: images.map((image, index) => ({ index, name: image.name ?? null, source: image.source, mimeType: image.mimeType, text: image.text })),
+      images: images.map(ImageText.from),
       degraded: hit.degraded ?? null,
     };
   }
@@ -227,7 +231,7 @@ export class SearchFunnel {
     return {
       query: report.query,
       k: report.k,
-      images: report.images.map((image, index) => ({ index, name: image.name ?? null, source: image.source, mimeType: image.mimeType, text: image.text })),
+      images: report.images.map(ImageText.from),
       degraded: report.candidates.find((c) => c.hit.degraded)?.hit.degraded ?? null,
       candidates: report.candidates.map(FunnelCandidate.from),
     };

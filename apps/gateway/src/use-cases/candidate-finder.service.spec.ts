@@ -6,7 +6,7 @@ import { CandidateFinder } from './candidate-finder.service';
 
 const WARMUP = { mode: 'degraded', waitMs: 1000 } as const;
 const principal: Principal = { tenant: 'acme', subject: 'alice', roles: ['reader'] };
-const hit = (id: string, fused: number) => ({ id, version: '1.0.0', fused }) as RetrievedTool;
+const hit = (id: string, fused: number, rank = 0) => ({ id, version: '1.0.0', fused, rank }) as RetrievedTool;
 
 /** A catalog of `ns/<name>` tools at 1.0.0; `hidden/*` are tools the caller may not discover. */
 function finder(hits: RetrievedTool[], unhealthy: string[] = []) {
@@ -54,7 +54,7 @@ describe('CandidateFinder', () => {
   });
 
   it('explains the funnel around the cut: kept, past the cut, unhealthy, repeated; never a hit the catalog does not give the caller', async () => {
-    const hits = [hit('ns/a', 0.9), hit('hidden/secret', 0.85), hit('ns/sick', 0.8), hit('ns/a', 0.75), hit('ns/b', 0.7), hit('ns/c', 0.6), hit('ns/d', 0.5), hit('ns/e', 0.4)];
+    const hits = [hit('ns/a', 0.9, 1), hit('hidden/secret', 0.85, 2), hit('ns/sick', 0.8, 3), hit('ns/a', 0.75, 4), hit('ns/b', 0.7, 5), hit('ns/c', 0.6, 6), hit('ns/d', 0.5, 7), hit('ns/e', 0.4, 8)];
     const { finder: subject, search } = finder(hits, ['ns/sick']);
     const considered = await subject.consider('anything', 2, 2, principal);
     expect(search).toHaveBeenCalledWith('anything', 5, expect.anything(), WARMUP);
@@ -63,8 +63,8 @@ describe('CandidateFinder', () => {
       ['ns/sick', 'UNHEALTHY', 'ns/sick@1.0.0 failed its health check'],
       ['ns/a', 'DUPLICATE', 'this tool ranked higher already'],
       ['ns/b', 'KEPT', 'among the top 2'],
-      ['ns/c', 'BELOW_CUTOFF', 'ranked below the top 2'],
-      ['ns/d', 'BELOW_CUTOFF', 'ranked below the top 2'],
+      ['ns/c', 'BELOW_CUTOFF', 'ranked #6, below the top 2'],
+      ['ns/d', 'BELOW_CUTOFF', 'ranked #7, below the top 2'],
     ]);
     // find is the kept part of the same funnel.
     expect((await subject.find('anything', 2, principal)).map((f) => f.tool.id)).toEqual(['ns/a', 'ns/b']);

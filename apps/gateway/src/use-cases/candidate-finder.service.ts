@@ -93,7 +93,7 @@ export class CandidateFinder {
         considered.push({ ...match, hit, verdict: 'UNHEALTHY', reason: `${ref} failed its health check${unhealthy.get(ref) ? `: ${unhealthy.get(ref)}` : ''}` });
       } else if (kept >= limit) {
         past += 1;
-        considered.push({ ...match, hit, verdict: 'BELOW_CUTOFF', reason: `ranked below the top ${limit}` });
+        considered.push({ ...match, hit, verdict: 'BELOW_CUTOFF', reason: `ranked #${hit.rank}, below the top ${limit}` });
       } else {
         kept += 1;
         considered.push({ ...match, hit, verdict: 'KEPT', reason: `among the top ${limit}` });
