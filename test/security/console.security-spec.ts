@@ -42,12 +42,14 @@ describe('console: static files, page policy, and the funnel and quality queries
       `/console/${encodeURIComponent(join(server.work, 'data', 'toolgate.db'))}`,
       '/console/.env',
       '/console/index.html%00.png',
+      '/console/assets/no-such-chunk.js',
     ];
     for (const path of probes) {
       const response = await fetch(`${origin}${path}`, { redirect: 'manual' });
       const body = await response.text();
-      // The SPA fallback may answer with the console page itself; never with anything else.
-      expect({ path, leaked: /"workspaces"|root:x:0|apiKeys|SQLite format|TOOLGATE_/.test(body) }).toEqual({ path, leaked: false });
+      // The page itself may answer (the fallback for what is not a file of the build); nothing else, and no path on disk.
+      expect({ path, leaked: /"workspaces"|root:x:0|apiKeys|SQLite format|TOOLGATE_/.test(body) || body.includes(REPO_ROOT) || body.includes(server.work) }).toEqual({ path, leaked: false });
+      expect(response.headers.get('x-powered-by')).toBeNull();
     }
     const built = readdirSync(join(REPO_ROOT, 'apps', 'console', 'dist', 'assets'));
     const script = built.find((file) => file.endsWith('.js')) as string;

@@ -41,6 +41,8 @@ export async function startServer(config: AppConfig, startedAt = performance.now
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), BOOT_OPTIONS);
   app.useLogger(app.get(Logger));
   app.flushLogs();
+  // Nothing to gain from telling a client which framework answers.
+  app.disable('x-powered-by');
   const logger = new NestLogger('Bootstrap');
   // Before init, so it replaces Nest's 100 KB default json parser; GraphQL over WebSocket has the same limit per message.
   app.useBodyParser('json', { limit: config.gateway.TOOLGATE_MAX_BODY_BYTES });

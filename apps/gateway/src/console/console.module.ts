@@ -52,14 +52,18 @@ class ConsoleNotBuiltController {
 
 @Module({})
 export class ConsoleModule {
-  /** Serves the built console under /console, or says how to build it; nothing when turned off. */
+  /**
+   * Serves the built console under /console, or says how to build it; nothing when turned off. A path
+   * that names no file of the build (a stale asset, a traversal attempt) gets the page itself, never an
+   * error that would name where the build lives on disk.
+   */
   static forRoot(enabled: boolean): DynamicModule {
     if (!enabled) return { module: ConsoleModule };
     const rootPath = consoleBuild();
     if (!rootPath) return { module: ConsoleModule, controllers: [ConsoleNotBuiltController] };
     return {
       module: ConsoleModule,
-      imports: [ServeStaticModule.forRoot({ rootPath, serveRoot: CONSOLE_PATH, serveStaticOptions: { setHeaders, index: 'index.html', fallthrough: false } })],
+      imports: [ServeStaticModule.forRoot({ rootPath, serveRoot: CONSOLE_PATH, serveStaticOptions: { setHeaders, index: 'index.html' } })],
     };
   }
 }
