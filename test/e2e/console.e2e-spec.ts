@@ -163,6 +163,10 @@ describe('the console in headless Chromium', () => {
     await expect(tools.locator('tr', { hasText: 'calculator/evaluate' }).textContent()).resolves.toMatch(/CLOSED.*failed/);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await screenshot(page, 'catalog');
+    await page.getByLabel('Filter').fill('units/');
+    await page.getByText(/^2 of \d+ match$/).waitFor();
+    await expect(tools.locator('tbody tr td:first-child code').allTextContents()).resolves.toEqual(['units/convert', 'units/list-units']);
+    await page.getByLabel('Filter').fill('');
 
     await signIn(OPS);
     const waiting = page.getByRole('region', { name: /^Waiting for approval/ });

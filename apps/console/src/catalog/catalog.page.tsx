@@ -11,6 +11,9 @@ interface CatalogData {
 }
 
 /** A version that waits for a platform admin: a changed descriptor, or one the integrity scan quarantined. */
+/** Rows rendered at once: a catalog of thousands of tools stays responsive. */
+const PAGE = 100;
+
 const awaitingHash = (version: ToolVersion): string | null => version.pendingDescriptorHash ?? (version.state === 'QUARANTINED' ? version.descriptorHash : null);
 
 export function CatalogPage() {
@@ -18,6 +21,10 @@ export function CatalogPage() {
   // Admins also see tools without an active version: those are the ones that need them.
   const catalog = useQuery<CatalogData>(CATALOG, { filter: me.admin ? { includeInactive: true } : {} });
   const health = new Map((catalog.data?.toolHealth ?? []).map((report) => [`${report.toolId}@${report.version}`, report]));
+  const [filter, setFilter] = useState('');
+  const [shown, setShown] = useState(PAGE);
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  const matching = (catalog.data?.tools ?? []).filter((tool) => words.every((word) => `${tool.id} ${tool.title} ${tool.risk}`.toLowerCase().includes(word)));
   const awaiting = (catalog.data?.tools ?? []).flatMap((tool) => tool.versions.filter((v) => awaitingHash(v) !== null).map((version) => ({ tool, version })));
 
   return (
@@ -41,17 +48,35 @@ export function CatalogPage() {
           <Section
             title={`Tools (${catalog.data.tools.length})`}
             actions={
-              <button type="button" onClick={catalog.reload}>
-                Refresh
-              </button>
+              <div className="toolbar">
+                <label htmlFor="tool-filter">Filter</label>
+                <input
+                  id="tool-filter"
+                  type="search"
+                  value={filter}
+                  placeholder="id, title or risk"
+                  onChange={(event) => {
+                    setFilter(event.target.value);
+                    setShown(PAGE);
+                  }}
+                />
+                <button type="button" onClick={catalog.reload}>
+                  Refresh
+                </button>
+              </div>
             }
           >
+            {words.length > 0 && (
+              <p className="small muted" aria-live="polite">
+                {matching.length} of {catalog.data.tools.length} match
+              </p>
+            )}
             <table>
               <TableHead columns={['Tool', 'Risk', 'Versions', 'Breaker', 'Health']} />
               <tbody>
-                {catalog.data.tools.map((tool) => {
-                  const shown = tool.activeVersion ?? tool.versions[0]?.version;
-                  const report = health.get(`${tool.id}@${shown}`);
+                {matching.slice(0, shown).map((tool) => {
+                  const version = tool.activeVersion ?? tool.versions[0]?.version;
+                  const report = health.get(`${tool.id}@${version}`);
                   return (
                     <tr key={tool.id}>
                       <td>
@@ -78,6 +103,11 @@ export function CatalogPage() {
                 })}
               </tbody>
             </table>
+            {matching.length > shown && (
+              <button type="button" onClick={() => setShown((n) => n + PAGE)}>
+                Show {Math.min(PAGE, matching.length - shown)} more of {matching.length - shown}
+              </button>
+            )}
           </Section>
         </>
       )}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { RUNS, type RunSummary } from '../api/console.queries';
 import { hrefOf } from '../app/hash.route';
 import { Badge, ErrorNote, formatMs, formatTime, Section, TableHead } from '../app/shared.view';
@@ -6,11 +6,21 @@ import { useQuery } from '../app/use-query.hook';
 
 const STATUSES = ['', 'RUNNING', 'PENDING_APPROVAL', 'SUCCEEDED', 'FAILED', 'CANCELLED'] as const;
 
+const REFRESH_MS = 5000;
+
 const durationOf = (run: RunSummary): number | null => (run.finishedAt ? new Date(run.finishedAt).getTime() - new Date(run.startedAt).getTime() : null);
 
 export function RunsPage() {
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('');
   const runs = useQuery<{ runs: RunSummary[] }>(RUNS, { filter: { limit: 50, ...(status ? { status } : {}) } });
+  const inProgress = (runs.data?.runs ?? []).some((run) => run.status === 'RUNNING' || run.status === 'PENDING_APPROVAL');
+  const { reload } = runs;
+  // While a listed run is still going, the list follows it; a finished list stays still.
+  useEffect(() => {
+    if (!inProgress) return;
+    const timer = setInterval(reload, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [inProgress, reload]);
   return (
     <>
       <h1>Runs</h1>
