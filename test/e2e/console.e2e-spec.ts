@@ -198,6 +198,20 @@ describe('the console in headless Chromium', () => {
     await expect(rows.filter({ hasText: 'BELOW CUTOFF' }).first().textContent()).resolves.toMatch(/ranked #\d+, below the top 2/);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await screenshot(page, 'search');
+
+    // An image alone is a query: its text (local OCR) is searched, and the page shows what was read.
+    await page.getByLabel('Task').fill('');
+    await page.getByLabel('Image (optional)').setInputFiles(join(REPO_ROOT, 'docs', 'examples', 'receipt.png'));
+    await page.getByRole('button', { name: 'Search' }).click();
+    const read = page.getByRole('region', { name: 'Text from the images' });
+    await read.waitFor();
+    await expect(read.textContent()).resolves.toMatch(/receipt\.png \(ocr\): .*\w{3,}/);
+    await page
+      .getByRole('region', { name: /^Candidates for/ })
+      .locator('tbody tr')
+      .first()
+      .waitFor();
+    await screenshot(page, 'search-image');
   });
 
   it('runs: the DAG follows a run live, and an approval made in the page resumes it', async () => {
