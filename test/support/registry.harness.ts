@@ -9,6 +9,8 @@ export interface RegistryHarnessOptions {
   /** Default: null (no policy file). */
   policyFile?: string | null;
   sessions?: RegistryModuleOptions['sessions'];
+  /** Default: none (every load imports). */
+  pluginImportCache?: string;
   /** For modules and providers that rely on the registry's services without importing it. */
   isGlobal?: boolean;
   /** Modules imported after the registry (e.g. RetrievalModule). */
@@ -54,7 +56,7 @@ export async function startRegistry(kind: DatabaseKind, options: RegistryHarness
 }
 
 async function boot(database: RegistryModuleOptions['database'], options: RegistryHarnessOptions): Promise<INestApplicationContext> {
-  const { pluginDirs = [], policyFile = null, sessions, isGlobal, imports = [], providers = [] } = options;
+  const { pluginDirs = [], policyFile = null, sessions, pluginImportCache, isGlobal, imports = [], providers = [] } = options;
   const moduleRef = await Test.createTestingModule({
     imports: [
       RegistryModule.forRoot({
@@ -63,6 +65,7 @@ async function boot(database: RegistryModuleOptions['database'], options: Regist
         policyFile,
         newVersionState: ToolVersionState.ACTIVE,
         ...(sessions ? { sessions } : {}),
+        ...(pluginImportCache ? { pluginImportCache } : {}),
         ...(isGlobal !== undefined ? { isGlobal } : {}),
       }),
       ...imports,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { delimiter, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ToolVersionState } from './persistence/tool-version.entity';
 import type { RegistryModuleOptions } from './registry.module-definition';
@@ -24,6 +25,8 @@ export const registryEnvSchema = z.object({
     .default(64 * 1024),
   /** How long importing one plugin package (in a process of its own) may take before it is PLUGIN_INVALID. */
   TOOLGATE_PLUGIN_IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Where successful plugin imports are kept by the content of what they read, so a start skips a process per unchanged package; `off`: import every time. */
+  TOOLGATE_PLUGIN_IMPORT_CACHE: z.string().min(1).optional(),
   /** Heap of a plugin's import process; a package that allocates past it at import is PLUGIN_INVALID. */
   TOOLGATE_PLUGIN_IMPORT_HEAP_MB: z.coerce.number().int().min(16).max(16_384).default(256),
   /** Connecting to one MCP server and listing its tools; a server silent past it is FAILED (and retried with backoff). */
@@ -48,6 +51,13 @@ export type RegistryEnv = z.infer<typeof registryEnvSchema>;
 
 const DEFAULT_POLICY_FILES = ['toolgate.config.yaml', 'toolgate.config.yml', 'toolgate.config.json'];
 
+/** The user's cache folder ($XDG_CACHE_HOME or ~/.cache) unless told otherwise; null for `off`. */
+function importCacheDir(setting: string | undefined, cwd: string): string | null {
+  if (setting === 'off') return null;
+  if (setting) return resolve(cwd, setting);
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'toolgate', 'plugin-imports');
+}
+
 /** Turns validated env into module options; relative paths are taken from `cwd`. */
 export function registryOptionsFromEnv(env: RegistryEnv, cwd = process.cwd()): RegistryModuleOptions {
   const pluginDirs = env.TOOLGATE_PLUGIN_DIRS
@@ -63,6 +73,7 @@ export function registryOptionsFromEnv(env: RegistryEnv, cwd = process.cwd()): R
     newVersionState: env.TOOLGATE_NEW_VERSION_STATE,
     sessions: { maxBytes: env.TOOLGATE_SESSION_MAX_BYTES, ttlMs: env.TOOLGATE_SESSION_TTL_HOURS * 3600 * 1000 },
     pluginImport: { ...DEFAULT_IMPORT_LIMITS, timeoutMs: env.TOOLGATE_PLUGIN_IMPORT_TIMEOUT_MS, heapMb: env.TOOLGATE_PLUGIN_IMPORT_HEAP_MB },
+    pluginImportCache: importCacheDir(env.TOOLGATE_PLUGIN_IMPORT_CACHE, cwd),
     mcp: {
       connectTimeoutMs: env.TOOLGATE_MCP_CONNECT_TIMEOUT_MS,
       maxMessageBytes: env.TOOLGATE_MCP_MAX_MESSAGE_BYTES,

@@ -17,6 +17,8 @@ export interface RegistryModuleOptions {
   sessions?: { maxBytes: number; ttlMs: number };
   /** Bounds on importing one plugin package (its own process); defaults: 10 s, 256 MB heap, 8 MiB of manifests. */
   pluginImport?: ImportLimits;
+  /** Where successful plugin imports are kept by what they read (see PluginImportCache); null or unset: every load imports. */
+  pluginImportCache?: string | null;
   /** Bounds on MCP server connections; defaults in DEFAULT_MCP_LIMITS. */
   mcp?: McpLimits;
 }

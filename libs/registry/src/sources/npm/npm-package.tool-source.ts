@@ -3,17 +3,22 @@ import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../../registry.mod
 import { ToolSource } from '../tool-source.port';
 import { discoverPluginPackages } from './plugin.discovery';
 import { loadPlugins, type PluginLoadResult } from './plugin.loader';
+import { PluginImportCache } from './plugin-import.cache';
 
 /** npm plugin packages (a `toolgate` field in package.json) found under the configured plugin folders. */
 @Injectable()
 export class NpmPackageToolSource extends ToolSource {
   readonly kind = 'npm';
 
+  private readonly cache: PluginImportCache;
+
   constructor(@Inject(REGISTRY_OPTIONS) private readonly options: RegistryModuleOptions) {
     super();
+    this.cache = new PluginImportCache(options.pluginImportCache ?? null);
   }
 
   async load(): Promise<PluginLoadResult[]> {
-    return loadPlugins(await discoverPluginPackages(this.options.pluginDirs), this.options.pluginImport);
+    this.cache.beginPass();
+    return loadPlugins(await discoverPluginPackages(this.options.pluginDirs), this.options.pluginImport, this.cache);
   }
 }

@@ -15,7 +15,9 @@ export interface ImportLimits {
 export const DEFAULT_IMPORT_LIMITS: ImportLimits = { timeoutMs: 10_000, heapMb: 256, maxBytes: 8 * 1024 * 1024 };
 
 /** What the import process found: each export's descriptor (data, no code) and every problem with it, or why importing failed. */
-export type ImportOutcome = { kind: 'tools'; tools: ToolDescriptor[]; issues: ErrorDetail[] } | { kind: 'threw'; message: string } | { kind: 'none'; count: number; why: string };
+export type ImportOutcome =
+  /** `loaded`: the module files the import process had loaded when it answered (what the import cache fingerprints). */
+  { kind: 'tools'; tools: ToolDescriptor[]; issues: ErrorDetail[]; loaded?: string[] } | { kind: 'threw'; message: string } | { kind: 'none'; count: number; why: string };
 
 /*
  * The import process's code, run as source text (`node -e`, like the executor's workers), so it is
@@ -52,8 +54,11 @@ function pluginImportMain(): void {
     post({ kind: 'none', count: exported.length, why: `the tool manifests take ${bytes} bytes, over the limit of ${maxBytes}` });
     return;
   }
-  post({ kind: 'tools', tools, issues });
+  post({ kind: 'tools', tools, issues, loaded: Object.keys(require.cache) });
 }
+
+/** Room in the answer beyond the manifests' cap: the list of files the import loaded. */
+const ANSWER_SLACK_BYTES = 1024 * 1024;
 
 const IMPORT_SOURCE = `${String(pluginImportMain)}\npluginImportMain();\n`;
 
@@ -106,7 +111,7 @@ export function importPluginTools(
     answer.on('data', (chunk: Buffer) => {
       received += chunk.length;
       // The answer is capped in the process; this bounds an answer the plugin forged itself.
-      if (received > limits.maxBytes + 64 * 1024) finish(invalid(`importing ${entry} answered more than ${limits.maxBytes} bytes`, 'the tool manifests are too large'));
+      if (received > limits.maxBytes + ANSWER_SLACK_BYTES) finish(invalid(`importing ${entry} answered more than ${limits.maxBytes} bytes`, 'the tool manifests are too large'));
       else chunks.push(chunk);
     });
     child.once('error', (error) => finish({ kind: 'threw', message: error.message }));

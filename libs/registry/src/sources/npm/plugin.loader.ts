@@ -1,4 +1,5 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import {
   ErrorCode,
   type ErrorDetail,
@@ -14,6 +15,8 @@ import semver from 'semver';
 import { mapAtMost } from '../concurrency.util';
 import type { DiscoveredPackage } from './plugin.discovery';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits, type ImportOutcome, importPluginTools } from './plugin.importer';
+import { cacheKeyOf, folderDigest, type PluginImportCache } from './plugin-import.cache';
+import { BUILT_SDK_ENTRY, pluginEnv, pluginLoadPaths } from './plugin-process.policy';
 
 /** A package a tool source offers, loaded and validated: an npm plugin, or an MCP server's tool list. */
 export interface LoadedPlugin {
@@ -73,15 +76,59 @@ function catalogManifest(descriptor: ToolDescriptor, packageName: string): ToolM
 const IMPORT_CONCURRENCY = 4;
 
 /** Loads every discovered package (see loadPlugin), results in the order given. */
-export function loadPlugins(discovered: readonly DiscoveredPackage[], limits: ImportLimits = DEFAULT_IMPORT_LIMITS): Promise<PluginLoadResult[]> {
-  return mapAtMost(discovered, IMPORT_CONCURRENCY, (pkg) => loadPlugin(pkg, undefined, limits));
+export function loadPlugins(discovered: readonly DiscoveredPackage[], limits: ImportLimits = DEFAULT_IMPORT_LIMITS, cache?: PluginImportCache): Promise<PluginLoadResult[]> {
+  return mapAtMost(discovered, IMPORT_CONCURRENCY, (pkg) => loadPlugin(pkg, undefined, limits, cache));
+}
+
+let sdkDigest: Promise<string | null> | undefined;
+
+const insideAny = (roots: readonly string[], path: string) =>
+  roots.some((root) => {
+    const inside = relative(root, path);
+    return !inside.startsWith('..') && !isAbsolute(inside);
+  });
+
+/**
+ * The import process's answer for a package, from the cache when the package, what it loaded, the
+ * sdk build, Node, its declared variables and the limits are all as they were for a kept import.
+ */
+async function importTools(
+  dir: string,
+  entry: string,
+  options: { maxTools: number; env: readonly string[]; addons: boolean },
+  limits: ImportLimits,
+  cache?: PluginImportCache,
+): Promise<ImportOutcome> {
+  if (!cache) return importPluginTools(dir, entry, options, limits);
+  let packageDir: string;
+  let key: string;
+  try {
+    packageDir = realpathSync(dir);
+    sdkDigest ??= folderDigest(dirname(BUILT_SDK_ENTRY));
+    const sdk = await sdkDigest;
+    if (!sdk) return importPluginTools(dir, entry, options, limits);
+    key = cacheKeyOf({ node: process.version, sdk, packageDir, entry: realpathSync(entry), env: pluginEnv(options.env), addons: options.addons, maxTools: options.maxTools, limits });
+    const kept = await cache.lookup(key, packageDir);
+    if (kept) return kept;
+  } catch {
+    // A package the cache cannot read is imported the ordinary way, which reports what is wrong with it.
+    return importPluginTools(dir, entry, options, limits);
+  }
+  const outcome = await importPluginTools(dir, entry, options, limits);
+  if (outcome.kind === 'tools' && outcome.issues.length === 0) {
+    // Only files the import process could read count: its list is the plugin's word, never a way to make this process read elsewhere.
+    const readable = pluginLoadPaths(dir);
+    const loaded = (Array.isArray(outcome.loaded) ? outcome.loaded : []).filter((path): path is string => typeof path === 'string' && insideAny(readable, path));
+    await cache.store(key, packageDir, { kind: 'tools', tools: outcome.tools, issues: [] }, loaded);
+  }
+  return outcome;
 }
 
 /**
  * Loads one discovered package: checks package.json and the sdk range, then imports the entry and
  * validates every tool in a bounded process of its own (see importPluginTools).
  */
-export async function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: string, limits: ImportLimits = DEFAULT_IMPORT_LIMITS): Promise<PluginLoadResult> {
+export async function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: string, limits: ImportLimits = DEFAULT_IMPORT_LIMITS, cache?: PluginImportCache): Promise<PluginLoadResult> {
   const { dir } = discovered;
   let packageJson: PluginPackageJson;
   try {
@@ -103,7 +150,7 @@ export async function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?:
 
   let imported: ImportOutcome;
   try {
-    imported = await importPluginTools(dir, entry, { maxTools: MAX_TOOLS_PER_PACKAGE, env: packageJson.toolgate.env ?? [], addons: packageJson.toolgate.addons === true }, limits);
+    imported = await importTools(dir, entry, { maxTools: MAX_TOOLS_PER_PACKAGE, env: packageJson.toolgate.env ?? [], addons: packageJson.toolgate.addons === true }, limits, cache);
   } catch (error) {
     return fail(dir, error as ToolgateError, identity);
   }

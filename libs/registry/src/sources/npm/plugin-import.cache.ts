@@ -1,0 +1,143 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
+import type { ImportOutcome } from './plugin.importer';
+
+/** A successful import: the only outcome kept (a failure is imported again, so its error is always current). */
+export type ImportedTools = Extract<ImportOutcome, { kind: 'tools' }>;
+
+interface FileFingerprint {
+  path: string;
+  sha256: string;
+}
+
+interface CacheEntry {
+  format: typeof FORMAT;
+  files: FileFingerprint[];
+  outcome: ImportedTools;
+}
+
+const FORMAT = 1;
+/** A package past these bounds is imported every time: fingerprinting it would cost what importing does. */
+const MAX_FILES = 5_000;
+const MAX_BYTES = 128 * 1024 * 1024;
+
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** sha256 of a value's JSON: what a cache key is made of. */
+export const cacheKeyOf = (parts: unknown): string => sha256(JSON.stringify(parts));
+
+/** Every regular file under `dir` (symbolic links are not followed: what they point to counts where it is loaded from). */
+async function filesUnder(dir: string, found: string[]): Promise<boolean> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (found.length > MAX_FILES) return false;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!(await filesUnder(path, found))) return false;
+    } else if (entry.isFile()) found.push(path);
+  }
+  return found.length <= MAX_FILES;
+}
+
+/**
+ * What an import read, by content: every file of the package (a new or removed file counts, for a
+ * package that requires a folder's files) and each file it loaded from outside (hoisted
+ * dependencies, the sdk), hashed here, never taken from the plugin's own process. Null when the
+ * package is too large to be worth it, or a file vanished while it was read.
+ */
+async function fingerprint(packageDir: string, loadedOutside: readonly string[], hashes: Map<string, Promise<string>> = new Map()): Promise<FileFingerprint[] | null> {
+  const inside: string[] = [];
+  if (!(await filesUnder(packageDir, inside))) return null;
+  const paths = [...new Set([...inside, ...loadedOutside])].sort();
+  if (paths.length > MAX_FILES) return null;
+  let bytes = 0;
+  const files: FileFingerprint[] = [];
+  for (const path of paths) {
+    try {
+      const stat = await lstat(path);
+      bytes += stat.size;
+      if (!stat.isFile() || bytes > MAX_BYTES) return null;
+      let hash = hashes.get(path);
+      if (!hash) {
+        hash = readFile(path).then(sha256);
+        hashes.set(path, hash);
+      }
+      files.push({ path, sha256: await hash });
+    } catch {
+      return null;
+    }
+  }
+  return files;
+}
+
+/** sha256 over a folder's files (their paths and contents): the sdk build a cached validation ran against. */
+export async function folderDigest(dir: string): Promise<string | null> {
+  const files = await fingerprint(dir, []);
+  return files && sha256(JSON.stringify(files));
+}
+
+const outsideOf = (packageDir: string, loaded: readonly string[]): string[] =>
+  loaded.filter((path) => {
+    const inside = relative(packageDir, path);
+    return isAbsolute(path) && (inside.startsWith('..') || isAbsolute(inside));
+  });
+
+const sameFiles = (a: readonly FileFingerprint[], b: readonly FileFingerprint[]): boolean => a.length === b.length && a.every((file, i) => file.path === b[i].path && file.sha256 === b[i].sha256);
+
+/**
+ * Import results of plugin packages, kept by what the import read: a package whose files (and the
+ * files it loaded from outside, and the sdk, Node, its declared variables and the import limits, all
+ * in the key) are byte for byte those of a kept import gets that import's tools without a new
+ * process. Starting a process per package cost every server start and CLI command seconds. Any
+ * change to any of them imports afresh, so a changed descriptor is seen exactly as without the cache.
+ * Entries are files in a folder of the user's (0700): whoever may write there may write the plugins.
+ */
+export class PluginImportCache {
+  /** Within one loading pass, a file several packages loaded (the sdk, shared dependencies) is read once. */
+  private hashes = new Map<string, Promise<string>>();
+
+  /** Null: every import runs its process. */
+  constructor(private readonly dir: string | null) {}
+
+  /** Starts a loading pass: files are read afresh, never trusted from an earlier pass. */
+  beginPass(): void {
+    this.hashes = new Map();
+  }
+
+  async lookup(key: string, packageDir: string): Promise<ImportedTools | null> {
+    if (!this.dir) return null;
+    let entry: CacheEntry;
+    try {
+      entry = JSON.parse(await readFile(join(this.dir, `${key}.json`), 'utf8')) as CacheEntry;
+    } catch {
+      return null;
+    }
+    if (entry.format !== FORMAT || entry.outcome?.kind !== 'tools' || !Array.isArray(entry.files)) return null;
+    const now = await fingerprint(
+      packageDir,
+      outsideOf(
+        packageDir,
+        entry.files.map((file) => file.path),
+      ),
+      this.hashes,
+    );
+    return now && sameFiles(now, entry.files) ? entry.outcome : null;
+  }
+
+  /** Keeps a successful import with the files it read; a cache that cannot be written only costs the next start its import. */
+  async store(key: string, packageDir: string, outcome: ImportedTools, loaded: readonly string[]): Promise<void> {
+    if (!this.dir) return;
+    const files = await fingerprint(packageDir, outsideOf(packageDir, loaded), this.hashes);
+    if (!files) return;
+    const entry: CacheEntry = { format: FORMAT, files, outcome };
+    const target = join(this.dir, `${key}.json`);
+    const temporary = `${target}.${randomUUID()}.tmp`;
+    try {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      await writeFile(temporary, JSON.stringify(entry), { mode: 0o600 });
+      await rename(temporary, target);
+    } catch {
+      await rm(temporary, { force: true });
+    }
+  }
+}
