@@ -318,6 +318,14 @@ describe('the console in headless Chromium', () => {
       .waitFor();
     expect(await page.locator('main').textContent()).not.toMatch(/vault\/|calculator\/|shady\//);
     await screenshot(page, 'other-tenant');
+
+    // The key is revoked while the page is open: the next request ends the session, and the form says why.
+    writeFileSync(join(work, 'toolgate.config.yaml'), POLICY.replace(/^ {2}- \{ key: mallory.*$/m, ''));
+    const reloaded = await call<{ reloadPolicies: { apiKeys: number } }>('mutation { reloadPolicies { apiKeys } }', OPS);
+    expect(reloaded.data?.reloadPolicies.apiKeys).toBe(2);
+    await open('#/catalog', 'Catalog').catch(() => undefined);
+    await page.getByLabel('API key').waitFor();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/key/i);
   });
 
   it('talked to the gateway through the public GraphQL API only', () => {

@@ -32,6 +32,8 @@ export class GraphqlClient {
 
   constructor(
     private readonly key: string | null,
+    /** Called when the server no longer accepts the key (revoked, or the policy reloaded without it). */
+    private readonly onUnauthenticated: (message: string) => void = () => {},
     private readonly origin = window.location.origin,
   ) {}
 
@@ -46,7 +48,11 @@ export class GraphqlClient {
     }
     const body = (await response.json().catch(() => null)) as GraphqlResponse<T> | null;
     if (!body) throw new GraphqlError(`the gateway answered HTTP ${response.status} without a GraphQL body`, 'INTERNAL');
-    if (body.errors?.length) throw firstError(body.errors);
+    if (body.errors?.length) {
+      const error = firstError(body.errors);
+      if (error.code === 'UNAUTHENTICATED') this.onUnauthenticated(error.message);
+      throw error;
+    }
     return body.data as T;
   }
 

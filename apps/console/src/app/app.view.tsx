@@ -27,7 +27,11 @@ export function App() {
   const [session, setSession] = useState<SessionState>({ status: 'checking' });
 
   const signIn = useCallback(async (key: string | null) => {
-    const client = new GraphqlClient(key);
+    // A key the server stops accepting ends the session: back to the form, saying why.
+    const client = new GraphqlClient(key, (message) => {
+      sessionStorage.removeItem(KEY_STORAGE);
+      setSession((current) => (current.status === 'signed-in' && current.client === client ? { status: 'signed-out', error: message } : current));
+    });
     try {
       const { me } = await client.request<{ me: Me }>(ME);
       if (key) sessionStorage.setItem(KEY_STORAGE, key);
