@@ -44,7 +44,7 @@ export class CandidateFinder {
   /** The best `limit` tools for the text, best first: the `toolgate.retrieve` span of a search and of planning alike. */
   async find(text: string, limit: number, principal: Principal): Promise<FoundTool[]> {
     const considered = await this.consider(text, limit, 0, principal);
-    return considered.filter((c): c is ConsideredTool & FoundTool => c.verdict === 'KEPT');
+    return considered.filter((c) => c.verdict === 'KEPT');
   }
 
   /**
