@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
+import { mapAtMost } from '../concurrency.util';
 import type { ImportOutcome } from './plugin.importer';
 
 /** A successful import: the only outcome kept (a failure is imported again, so its error is always current). */
@@ -21,6 +22,9 @@ const FORMAT = 1;
 /** A package past these bounds is imported every time: fingerprinting it would cost what importing does. */
 const MAX_FILES = 5_000;
 const MAX_BYTES = 128 * 1024 * 1024;
+
+/** Files stat'ed and read at once: enough to keep the disk busy, far from the open-files limit. */
+const IO_CONCURRENCY = 32;
 
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
@@ -50,24 +54,19 @@ async function fingerprint(packageDir: string, loadedOutside: readonly string[],
   if (!(await filesUnder(packageDir, inside))) return null;
   const paths = [...new Set([...inside, ...loadedOutside])].sort();
   if (paths.length > MAX_FILES) return null;
-  let bytes = 0;
-  const files: FileFingerprint[] = [];
-  for (const path of paths) {
-    try {
-      const stat = await lstat(path);
-      bytes += stat.size;
-      if (!stat.isFile() || bytes > MAX_BYTES) return null;
-      let hash = hashes.get(path);
-      if (!hash) {
-        hash = readFile(path).then(sha256);
-        hashes.set(path, hash);
-      }
-      files.push({ path, sha256: await hash });
-    } catch {
-      return null;
+  const stats = await mapAtMost(paths, IO_CONCURRENCY, (path) => lstat(path).catch(() => null));
+  if (stats.some((stat) => !stat?.isFile())) return null;
+  if (stats.reduce((total, stat) => total + (stat?.size ?? 0), 0) > MAX_BYTES) return null;
+  const digests = await mapAtMost(paths, IO_CONCURRENCY, (path) => {
+    let hash = hashes.get(path);
+    if (!hash) {
+      hash = readFile(path).then(sha256);
+      hashes.set(path, hash);
     }
-  }
-  return files;
+    return hash.catch(() => null);
+  });
+  if (digests.some((digest) => digest === null)) return null;
+  return paths.map((path, i) => ({ path, sha256: digests[i] as string }));
 }
 
 /** sha256 over a folder's files (their paths and contents): the sdk build a cached validation ran against. */
