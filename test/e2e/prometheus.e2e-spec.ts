@@ -99,7 +99,7 @@ describe('Prometheus: the alert rules, /metrics, and a real Prometheus scraping 
     expect(table.stderr).toBe('');
     expect(table.status).toBe(0);
     // The three runs' calls of units/convert, none failed, its breaker closed.
-    expect(table.stdout).toMatch(/│ units\/convert@\S+ +│ 3 +│ 0 +│ 0\.0 % +│ 0 +│ 0 +│ 0 +│ [≤>]\d+ m?s +│ CLOSED +│/);
+    expect(table.stdout).toMatch(/│ units\/convert@\S+ +│ 3 +│ 0 +│ 0\.0 % +│ 0 +│ 0 +│ 0 +│ [≤>][\d.]+ m?s +│ CLOSED +│/);
     expect(table.stdout).toContain('runs: 3 SUCCEEDED; approvals pending: 0');
     const json = JSON.parse(runCli(['metrics', '--url', base, '--key', KEYS.platformAdmin, '--json'], {}).stdout) as { tools: { tool: string; calls: number }[] };
     expect(json.tools.find((t) => t.tool.startsWith('units/convert@'))?.calls).toBe(3);
