@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { APPROVE_VERSION, CATALOG, type CatalogTool, type ToolHealthReport, type ToolVersion } from '../api/console.queries';
-import { GraphqlError } from '../api/graphql.client';
 import { useSession } from '../app/console.context';
 import { Badge, ErrorNote, formatTime, Section, TableHead } from '../app/shared.view';
+import { useMutation } from '../app/use-mutation.hook';
 import { useQuery } from '../app/use-query.hook';
 
 interface CatalogData {
@@ -134,22 +134,10 @@ function Breaker({ report }: { report: ToolHealthReport }) {
 }
 
 function ApprovalCard({ tool, version, onDecided }: { tool: CatalogTool; version: ToolVersion; onDecided: () => void }) {
-  const { client, me } = useSession();
-  const [error, setError] = useState<GraphqlError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { me } = useSession();
+  const { send, busy, error } = useMutation(onDecided);
   const hash = awaitingHash(version) as string;
-  const approve = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await client.request(APPROVE_VERSION, { input: { toolId: tool.id, version: version.version, descriptorHash: hash } });
-      onDecided();
-    } catch (caught) {
-      setError(caught instanceof GraphqlError ? caught : new GraphqlError(String(caught), 'INTERNAL'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const approve = () => send(APPROVE_VERSION, { input: { toolId: tool.id, version: version.version, descriptorHash: hash } });
   return (
     <li className="card">
       <h3>

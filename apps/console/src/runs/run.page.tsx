@@ -4,6 +4,7 @@ import { GraphqlError } from '../api/graphql.client';
 import { useSession } from '../app/console.context';
 import { hrefOf } from '../app/hash.route';
 import { Badge, ErrorNote, formatMs, formatTime, Section, TableHead } from '../app/shared.view';
+import { useMutation } from '../app/use-mutation.hook';
 import { useQuery } from '../app/use-query.hook';
 import { RunDag } from './run-dag.view';
 
@@ -185,22 +186,9 @@ function StepRow({ runId, step, status, onDecided }: { runId: string; step: RunS
 }
 
 function Decision({ runId, stepId, onDecided }: { runId: string; stepId: string; onDecided: () => void }) {
-  const { client } = useSession();
   const [comment, setComment] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<GraphqlError | null>(null);
-  const decide = async (mutation: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await client.request(mutation, { runId, stepId, ...(comment.trim() ? { comment: comment.trim() } : {}) });
-      onDecided();
-    } catch (caught) {
-      setError(caught instanceof GraphqlError ? caught : new GraphqlError(String(caught), 'INTERNAL'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { send, busy, error } = useMutation(onDecided);
+  const decide = (mutation: string) => send(mutation, { runId, stepId, ...(comment.trim() ? { comment: comment.trim() } : {}) });
   return (
     <div className="decision">
       <label htmlFor={`comment-${stepId}`}>Comment for step {stepId}</label>
@@ -217,16 +205,8 @@ function Decision({ runId, stepId, onDecided }: { runId: string; stepId: string;
 }
 
 function CancelButton({ runId, onDone }: { runId: string; onDone: () => void }) {
-  const { client } = useSession();
-  const [error, setError] = useState<GraphqlError | null>(null);
-  const cancel = async () => {
-    try {
-      await client.request(CANCEL_RUN, { runId });
-      onDone();
-    } catch (caught) {
-      setError(caught instanceof GraphqlError ? caught : new GraphqlError(String(caught), 'INTERNAL'));
-    }
-  };
+  const { send, error } = useMutation(onDone);
+  const cancel = () => send(CANCEL_RUN, { runId });
   return (
     <div>
       <button type="button" className="danger" onClick={() => void cancel()}>

@@ -126,6 +126,16 @@ export class ImageText {
   }
 }
 
+/** A hit's rank and score at each stage of the funnel, as every explanation shows them. */
+const stageScores = (hit: RetrievedTool) => ({
+  rank: hit.rank,
+  bm25Rank: hit.lexical?.rank ?? null,
+  bm25Score: hit.lexical?.score ?? null,
+  vectorRank: hit.semantic?.rank ?? null,
+  vectorScore: hit.semantic?.score ?? null,
+  fusedScore: hit.fused,
+});
+
 @ObjectType({ description: 'Why a tool matched: its rank and score at each stage of the funnel.' })
 export class MatchExplanation {
   @Field({ description: 'Human summary of why the tool matched.' }) summary!: string;
@@ -152,12 +162,7 @@ export class MatchExplanation {
     if (hit.degraded) parts.push(`degraded: ${hit.degraded}`);
     return {
       summary: `${parts.join('; ')}; fused ${hit.fused.toFixed(4)}`,
-      rank: hit.rank,
-      bm25Rank: hit.lexical?.rank ?? null,
-      bm25Score: hit.lexical?.score ?? null,
-      vectorRank: hit.semantic?.rank ?? null,
-      vectorScore: hit.semantic?.score ?? null,
-      fusedScore: hit.fused,
+      ...stageScores(hit),
       matchedTerms: hit.lexical?.matchedTerms ?? [],
       images: images.map(ImageText.from),
       degraded: hit.degraded ?? null,
@@ -204,12 +209,7 @@ export class FunnelCandidate {
       kept: verdict === 'KEPT',
       verdict: verdict as CandidateVerdictKind,
       reason,
-      rank: hit.rank,
-      bm25Rank: hit.lexical?.rank ?? null,
-      bm25Score: hit.lexical?.score ?? null,
-      vectorRank: hit.semantic?.rank ?? null,
-      vectorScore: hit.semantic?.score ?? null,
-      fusedScore: hit.fused,
+      ...stageScores(hit),
       rerankRank: hit.rerank?.rank ?? null,
       rerankScore: hit.rerank?.score ?? null,
       reranker: hit.rerank ? (hit.rerank.fallback ? `${hit.rerank.reranker}: ${hit.rerank.fallback}` : hit.rerank.reranker) : null,
