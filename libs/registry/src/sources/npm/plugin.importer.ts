@@ -115,7 +115,8 @@ export function importPluginTools(
       else chunks.push(chunk);
     });
     child.once('error', (error) => finish({ kind: 'threw', message: error.message }));
-    child.once('exit', (code, signal) => {
+    // `close`, not `exit`: the process can exit before its answer has been read from the pipe (a CI run lost an answer that way).
+    child.once('close', (code, signal) => {
       if (done) return;
       if (chunks.length > 0) {
         try {
