@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: build, start what the tests need (PostgreSQL unless TOOLGATE_TEST_DATABASE_URL
 # is given, Elasticsearch unless ELASTICSEARCH_URL is given; tesseract and Prometheus are installed when
-# missing, Jaeger built once from its Go module, Chromium from Debian's packages), run unit, integration (SQLite, PostgreSQL, Elasticsearch) and e2e tests, stop what it started.
+# missing, Jaeger built once from its Go module, Chromium and nats-server from Debian's packages), run unit, integration (SQLite, PostgreSQL, Elasticsearch) and e2e tests, stop what it started.
 # Extra arguments go to jest, e.g. `npm test -- --selectProjects unit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +47,10 @@ bash scripts/ensure-prometheus.sh
 echo "== Chromium for the console's browser tests (apt-get when missing)" >&2
 eval "$(bash scripts/ensure-chromium.sh)"
 export TOOLGATE_CHROMIUM
+
+echo "== nats-server for the remote worker tests (apt-get when missing)" >&2
+eval "$(bash scripts/ensure-nats.sh)"
+export TOOLGATE_NATS_SERVER_BIN
 
 echo "== jest" >&2
 status=0

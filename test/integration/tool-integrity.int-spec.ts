@@ -11,6 +11,7 @@ import {
   loadPlugin,
   McpConnections,
   type Principal,
+  RemoteWorkers,
   scanDescriptor,
   ToolVersionState,
   type ToolVersionView,
@@ -116,7 +117,7 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('tool integrity on %s', (kin
       catalog,
       access,
       new SchemaCache(),
-      new ExecutionRoutes(EXECUTION_ROUTES, { catalog, mcp: app.get(McpConnections), options: { ...DEFAULT_EXECUTOR_OPTIONS, isolation: 'none' } }),
+      new ExecutionRoutes(EXECUTION_ROUTES, { catalog, mcp: app.get(McpConnections), remote: app.get(RemoteWorkers), options: { ...DEFAULT_EXECUTOR_OPTIONS, isolation: 'none' } }),
     );
     alice = access.authenticate('user-key-0123456789ab');
     bob = access.authenticate('ops-key-0123456789ab');

@@ -126,3 +126,47 @@ export async function graphql<T = Record<string, unknown>>(url: string, query: s
 }
 
 export const codesOf = <T>(response: GraphqlResponse<T>): (string | undefined)[] => (response.errors ?? []).map((e) => e.extensions?.code);
+
+export interface RunningWorker {
+  id: string;
+  pid: number;
+  logs(): string;
+  /** `call accepted` log records of this worker (its LOG_LEVEL is debug). */
+  accepted(): { callId: string; tool: string; attempt: number }[];
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts the built `toolgate worker --id <id>` and waits until it serves (plugins loaded, connected to NATS, announced). */
+export function startWorker(id: string, env: Record<string, string>, cwd = REPO_ROOT): Promise<RunningWorker> {
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'worker', '--id', id], { cwd, env: cleanEnv({ LOG_LEVEL: 'debug', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const kill = (signal: NodeJS.Signals = 'SIGTERM') =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill(signal);
+    });
+  const accepted = () =>
+    output
+      .split('\n')
+      .filter((line) => line.includes('"msg":"call accepted"'))
+      .map((line) => JSON.parse(line) as { callId: string; tool: string; attempt: number });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`worker ${id} was not serving within 60 s:\n${output}`));
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!output.includes('"msg":"tool worker serving"')) return;
+      clearTimeout(timer);
+      resolve({ id, pid: child.pid as number, logs: () => output, accepted, kill });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker ${id} exited with code ${code} before it served:\n${output}`));
+    });
+  });
+}

@@ -1,5 +1,5 @@
 import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
-import { CatalogService, McpConnections } from '@toolgate/registry';
+import { CatalogService, McpConnections, RemoteWorkers } from '@toolgate/registry';
 import { RunEventBus } from './audit/run-event.bus';
 import { RunStore } from './audit/run-store.port';
 import { TypeormRunStore } from './audit/typeorm.run-store';
@@ -23,7 +23,8 @@ const resolved = (options: Partial<ExecutorModuleOptions>): ExecutorModuleOption
 /**
  * The runtime: plan validation, the runner, and the invoker chain every call goes through — health
  * gate → resilience (timeout, retries, breaker, bulkhead per tool@version) → the route of the tool's
- * execution kind (`server`: plugin workers, or in-process with isolation `none`; `mcp`: the tool's MCP server). Runs are recorded on
+ * execution kind (`server`: plugin workers, or in-process with isolation `none`; `mcp`: the tool's MCP server;
+ * `remote`: tool workers over NATS). Runs are recorded on
  * the catalog database (outputs within `storage` caps) and streamed on the RunEventBus; with
  * `storage.maintenance`, RunMaintenance keeps their heartbeat, recovers what a stopped process left and
  * applies the retention. Needs the registry's providers (its module in
@@ -43,9 +44,9 @@ const resolved = (options: Partial<ExecutorModuleOptions>): ExecutorModuleOption
     { provide: RunStore, useClass: TypeormRunStore },
     {
       provide: ExecutionRoutes,
-      inject: [EXECUTION_ROUTE_LIST, CatalogService, McpConnections, EXECUTOR_OPTIONS],
-      useFactory: (routes: readonly ExecutionRoute[], catalog: CatalogService, mcp: McpConnections, options: Partial<ExecutorModuleOptions>) =>
-        new ExecutionRoutes(routes, { catalog, mcp, options: resolved(options) }),
+      inject: [EXECUTION_ROUTE_LIST, CatalogService, McpConnections, RemoteWorkers, EXECUTOR_OPTIONS],
+      useFactory: (routes: readonly ExecutionRoute[], catalog: CatalogService, mcp: McpConnections, remote: RemoteWorkers, options: Partial<ExecutorModuleOptions>) =>
+        new ExecutionRoutes(routes, { catalog, mcp, remote, options: resolved(options) }),
     },
     { provide: ToolHealthProbe, useExisting: ExecutionRoutes },
     {

@@ -9,7 +9,7 @@ export { IntegrityRule } from './integrity/integrity.types';
 export { openDataSource } from './persistence/data-source.factory';
 export { PluginStatus } from './persistence/plugin.entity';
 export { ToolVersionState } from './persistence/tool-version.entity';
-export { type RegistryEnv, registryEnvSchema, registryOptionsFromEnv } from './registry.config';
+export { natsOptionsFromEnv, type RegistryEnv, registryEnvSchema, registryOptionsFromEnv } from './registry.config';
 export { RegistryModule } from './registry.module';
 export type { DatabaseOptions, RegistryModuleOptions } from './registry.module-definition';
 export { SessionStoreService } from './sessions/session-store.service';
@@ -19,5 +19,18 @@ export { CONTENT_OUTPUT_SCHEMA } from './sources/mcp/mcp-tool.mapper';
 export { discoverPluginPackages } from './sources/npm/plugin.discovery';
 export { isCodeStandIn, loadPlugin, loadPlugins, type PluginLoadResult } from './sources/npm/plugin.loader';
 export { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEntry, pluginEnv, pluginLoadPaths } from './sources/npm/plugin-process.policy';
+export { GuardedServerNats } from './sources/remote/guarded-nats.server';
+export { catalogDigest, type NatsOptions, natsConnectOptions, RemoteWorkers, type RemoteWorkersOptions } from './sources/remote/remote.workers';
+export {
+  acceptedSchema,
+  callSchema,
+  cancelSchema,
+  firstIssue,
+  type RemoteCall,
+  type RemoteReply,
+  subjectsOf,
+  type WorkerAnnouncement,
+  type WorkerHeartbeat,
+} from './sources/remote/remote-worker.protocol';
 export { ToolSource } from './sources/tool-source.port';
 export { USAGE_EXAMPLES_PER_TOOL, UsageExampleService } from './usage/usage-example.service';

@@ -6,6 +6,8 @@ import { ToolVersionState } from './persistence/tool-version.entity';
 import type { RegistryModuleOptions } from './registry.module-definition';
 import { DEFAULT_MCP_LIMITS } from './sources/mcp/mcp.connections';
 import { DEFAULT_IMPORT_LIMITS } from './sources/npm/plugin.importer';
+import { DEFAULT_REMOTE_TIMING, type NatsOptions } from './sources/remote/remote.workers';
+import { DEFAULT_SUBJECT_PREFIX } from './sources/remote/remote-worker.protocol';
 
 /** Environment the registry reads; validated once at boot by the gateway. */
 export const registryEnvSchema = z.object({
@@ -41,6 +43,26 @@ export const registryEnvSchema = z.object({
   /** Per-tenant sessions kept open per MCP server (stdio: processes). */
   TOOLGATE_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(1_000).default(DEFAULT_MCP_LIMITS.maxSessions),
   TOOLGATE_MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).default(DEFAULT_MCP_LIMITS.sessionIdleMs),
+  /** NATS servers (comma-separated nats:// URLs) where remote tool workers announce themselves; unset: no remote workers. */
+  TOOLGATE_NATS_URL: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url({ protocol: /^(nats|tls|wss?)$/, error: 'must be a nats://, tls:// or ws(s):// URL' })).min(1))
+    .optional(),
+  TOOLGATE_NATS_USER: z.string().min(1).optional(),
+  TOOLGATE_NATS_PASSWORD: z.string().min(1).optional(),
+  /** Subject prefix of one deployment: its gateways and workers share it, and NATS permissions can be granted on it. */
+  TOOLGATE_NATS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens (letters, digits, _ and -) separated by dots')
+    .default(DEFAULT_SUBJECT_PREFIX),
+  /** How long a start waits for running workers to announce their tools before the first catalog load ends. */
+  TOOLGATE_REMOTE_DISCOVERY_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_REMOTE_TIMING.discoveryMs),
   TOOLGATE_SESSION_TTL_HOURS: z.coerce
     .number()
     .min(0.01)
@@ -80,5 +102,15 @@ export function registryOptionsFromEnv(env: RegistryEnv, cwd = process.cwd()): R
       maxSessions: env.TOOLGATE_MCP_MAX_SESSIONS,
       sessionIdleMs: env.TOOLGATE_MCP_SESSION_IDLE_MS,
     },
+    remote: env.TOOLGATE_NATS_URL ? { ...natsOptionsFromEnv(env), discoveryMs: env.TOOLGATE_REMOTE_DISCOVERY_MS, missedHeartbeats: DEFAULT_REMOTE_TIMING.missedHeartbeats } : null,
+  };
+}
+
+/** The NATS connection settings gateways and workers read alike (TOOLGATE_NATS_*). */
+export function natsOptionsFromEnv(env: Pick<RegistryEnv, 'TOOLGATE_NATS_URL' | 'TOOLGATE_NATS_USER' | 'TOOLGATE_NATS_PASSWORD' | 'TOOLGATE_NATS_PREFIX'>): NatsOptions {
+  return {
+    servers: env.TOOLGATE_NATS_URL ?? [],
+    ...(env.TOOLGATE_NATS_USER ? { user: env.TOOLGATE_NATS_USER, password: env.TOOLGATE_NATS_PASSWORD ?? '' } : {}),
+    prefix: env.TOOLGATE_NATS_PREFIX,
   };
 }

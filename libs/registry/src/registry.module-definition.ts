@@ -2,6 +2,7 @@ import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { ToolVersionState } from './persistence/tool-version.entity';
 import type { McpLimits } from './sources/mcp/mcp.connections';
 import type { ImportLimits } from './sources/npm/plugin.importer';
+import type { RemoteWorkersOptions } from './sources/remote/remote.workers';
 
 export type DatabaseOptions = { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
 
@@ -21,6 +22,8 @@ export interface RegistryModuleOptions {
   pluginImportCache?: string | null;
   /** Bounds on MCP server connections; defaults in DEFAULT_MCP_LIMITS. */
   mcp?: McpLimits;
+  /** Remote tool workers over NATS; null or unset: none (no NATS connection). */
+  remote?: RemoteWorkersOptions | null;
 }
 
 export const {

@@ -8,6 +8,7 @@ import { openDataSource } from './persistence/data-source.factory';
 import { REGISTRY_OPTIONS, RegistryConfigurableModule, type RegistryModuleOptions } from './registry.module-definition';
 import { SessionStoreService } from './sessions/session-store.service';
 import { McpConnections } from './sources/mcp/mcp.connections';
+import { RemoteWorkers } from './sources/remote/remote.workers';
 import type { ToolSource } from './sources/tool-source.port';
 import { TOOL_SOURCE_LIST, TOOL_SOURCES } from './sources/tool-sources.list';
 import { UsageExampleService } from './usage/usage-example.service';
@@ -24,6 +25,7 @@ import { UsageExampleService } from './usage/usage-example.service';
       useFactory: (options: RegistryModuleOptions) => openDataSource(options.database),
     },
     McpConnections,
+    RemoteWorkers,
     ...TOOL_SOURCES,
     { provide: TOOL_SOURCE_LIST, inject: [...TOOL_SOURCES], useFactory: (...sources: ToolSource[]) => sources },
     AccessPolicyService,
@@ -33,7 +35,7 @@ import { UsageExampleService } from './usage/usage-example.service';
     RunAuditService,
     EmbeddingCacheService,
   ],
-  exports: [DataSource, AccessPolicyService, CatalogService, McpConnections, UsageExampleService, SessionStoreService, RunAuditService, EmbeddingCacheService],
+  exports: [DataSource, AccessPolicyService, CatalogService, McpConnections, RemoteWorkers, UsageExampleService, SessionStoreService, RunAuditService, EmbeddingCacheService],
 })
 export class RegistryModule extends RegistryConfigurableModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Registry');

@@ -16,11 +16,13 @@ import { registerSearchCommand } from './commands/search.command';
 import { registerServeCommand } from './commands/serve.command';
 import { registerToolsListCommand } from './commands/tools-list.command';
 import { registerToolsShowCommand } from './commands/tools-show.command';
+import { registerWorkerCommand } from './commands/worker.command';
 
 /** The commands in the order `toolgate --help` lists them; each one's options and action live in its own file. */
 export function buildCli(): Command {
   const program = new Command('toolgate').description('Toolgate: find, plan and safely run the few tools a caller may use.').version('0.1.0').showHelpAfterError();
   registerServeCommand(program);
+  registerWorkerCommand(program);
   const tools = program.command('tools').description('the tool catalog');
   registerToolsListCommand(tools);
   registerToolsShowCommand(tools);

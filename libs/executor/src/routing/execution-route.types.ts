@@ -1,4 +1,4 @@
-import type { CatalogService, McpConnections } from '@toolgate/registry';
+import type { CatalogService, McpConnections, RemoteWorkers } from '@toolgate/registry';
 import type { ToolManifest } from '@toolgate/sdk';
 import type { ExecutorModuleOptions } from '../executor.config';
 import type { ToolHealthProbe } from '../health/tool-health.probe';
@@ -12,6 +12,8 @@ export interface ExecutionRouteContext {
   options: ExecutorModuleOptions;
   /** The registry's connections to MCP servers (the `mcp` route calls through them). */
   mcp: McpConnections;
+  /** The registry's remote tool workers over NATS (the `remote` route calls through them). */
+  remote: RemoteWorkers;
 }
 
 /** How the calls of one execution kind are carried out, and how that kind's health checks run. */
@@ -25,7 +27,7 @@ export interface ExecutionRouteHandlers {
 }
 
 /**
- * One execution kind the server can run (`server`, `mcp`; remote workers add theirs). A kind
+ * One execution kind the server can run (`server`, `mcp`, `remote`). A kind
  * without a route is never called: the plan validator refuses its steps.
  */
 export interface ExecutionRoute {

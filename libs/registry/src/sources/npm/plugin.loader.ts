@@ -56,12 +56,12 @@ export function isCodeStandIn(fn: unknown): boolean {
 }
 
 /**
- * A manifest for the catalog from a descriptor the import process returned: the data as the plugin
- * declared it, with stand-ins where its functions were, so the descriptor hash and every check that
- * asks whether a tool has code or a health check see the same thing. The code itself runs only where
+ * A manifest for the catalog from a descriptor the import process returned (or a remote worker
+ * announced): the data as the plugin declared it, with stand-ins where its functions were, so the
+ * descriptor hash and every check that asks whether a tool has code or a health check see the same thing. The code itself runs only where
  * the executor loads it (a plugin worker, or this process when isolation is off).
  */
-function catalogManifest(descriptor: ToolDescriptor, packageName: string): ToolManifest {
+export function manifestFromDescriptor(descriptor: ToolDescriptor, packageName: string): ToolManifest {
   const { hasHealthCheck, ...data } = descriptor;
   const elsewhere = Object.assign(
     () => {
@@ -184,5 +184,5 @@ export async function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?:
   if (issues.length > 0) {
     return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name}@${packageJson.version} has invalid tools`, issues), identity);
   }
-  return { ok: true, dir, identity, namespace: namespaceOfPackage(packageJson.name), tools: exported.map((descriptor) => catalogManifest(descriptor, packageJson.name)) };
+  return { ok: true, dir, identity, namespace: namespaceOfPackage(packageJson.name), tools: exported.map((descriptor) => manifestFromDescriptor(descriptor, packageJson.name)) };
 }
