@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, JSONCodec, type NatsConnection, StringCodec } from 'nats';
 import { BM25_ONLY, graphql, type RunningGateway, type RunningWorker, startGateway, startWorker } from '../support/gateway-process';
-import { type NatsServerHandle, type NatsUser, startNats } from '../support/nats-server';
+import { type NatsServerHandle, startNats } from '../support/nats-server';
 import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
+import { natsEnv, REMOTE_TOOLS, USERS } from '../support/remote-fixtures';
 
 /*
  * Remote tool workers for real: a NATS server with per-role credentials, two `toolgate worker`
@@ -14,47 +15,6 @@ import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
  * workers the way an attacker would.
  */
 const HEARTBEAT_MS = 200;
-
-const REMOTE_TOOLS = `
-const base = (name, extra) => ({
-  name, title: 'Remote ' + name, description: 'Remote fixture ' + name + ' for worker tests; never for real work.',
-  category: ['testing'], tags: ['remote'], examples: [],
-  inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 }, label: { type: 'string' } }, additionalProperties: false },
-  outputSchema: { type: 'object' },
-  permissions: { scopes: [], risk: 'read' },
-  limits: { timeoutMs: 30000, maxConcurrency: 64, retries: 2, idempotent: true },
-  execution: 'server',
-  ...extra,
-});
-const nap = (ms, signal) => new Promise((resolve) => { const t = setTimeout(resolve, ms); signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true }); });
-exports.tools = [
-  base('nap', { run: async (args, ctx) => { await nap(args.ms || 0, ctx.signal); return { slept: args.ms || 0, label: args.label || '' }; } }),
-  base('charge', {
-    permissions: { scopes: [], risk: 'write' },
-    limits: { timeoutMs: 30000, maxConcurrency: 64, retries: 2, idempotent: false },
-    run: async (args, ctx) => { await nap(args.ms || 0, ctx.signal); return { charged: args.label || '' }; },
-  }),
-];
-`;
-
-/** What each part of one deployment may do on NATS (prefix `toolgate`); the README shows the same. */
-const USERS: NatsUser[] = [
-  {
-    user: 'gateway',
-    password: 'gateway-secret',
-    publish: ['toolgate.call.>', 'toolgate.workers.discover', 'toolgate.cancel'],
-    subscribe: ['toolgate.workers.announce', 'toolgate.workers.heartbeat', 'toolgate.calls.accepted', '_INBOX.>'],
-  },
-  {
-    user: 'worker',
-    password: 'worker-secret',
-    publish: ['toolgate.workers.announce', 'toolgate.workers.heartbeat', 'toolgate.calls.accepted'],
-    subscribe: ['toolgate.call.>', 'toolgate.workers.discover', 'toolgate.cancel'],
-    allowResponses: true,
-  },
-  // Another deployment's client on the same NATS: its own subjects only.
-  { user: 'outsider', password: 'outsider-secret', publish: ['other.>'], subscribe: ['other.>', '_INBOX.>'] },
-];
 
 const EXECUTE = `mutation ($plan: PlanInput!) { executePlan(plan: $plan) { id status steps { id status attempts output error { code message } } } }`;
 
@@ -121,9 +81,7 @@ describe('remote tool workers over NATS', () => {
     mkdirSync(empty);
     nats = await startNats({ users: USERS });
     workerEnv = {
-      TOOLGATE_NATS_URL: nats.url,
-      TOOLGATE_NATS_USER: 'worker',
-      TOOLGATE_NATS_PASSWORD: 'worker-secret',
+      ...natsEnv(nats.url, 'worker'),
       TOOLGATE_PLUGIN_DIRS: pluginDir,
       TOOLGATE_PLUGIN_IMPORT_CACHE: 'off',
       TOOLGATE_WORKER_HEARTBEAT_MS: String(HEARTBEAT_MS),
@@ -134,9 +92,7 @@ describe('remote tool workers over NATS', () => {
         ...BM25_ONLY,
         TOOLGATE_DATA_DIR: join(work, 'gateway-data'),
         TOOLGATE_PLUGIN_DIRS: empty,
-        TOOLGATE_NATS_URL: nats.url,
-        TOOLGATE_NATS_USER: 'gateway',
-        TOOLGATE_NATS_PASSWORD: 'gateway-secret',
+        ...natsEnv(nats.url, 'gateway'),
         TOOLGATE_HEALTH_INTERVAL_MS: '1000',
       },
       work,

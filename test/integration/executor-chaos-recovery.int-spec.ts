@@ -118,7 +118,7 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('crash recovery on %s', (kin
     await db?.drop();
   });
 
-  it('finishes runs a dead process left RUNNING and restores the ones it left waiting for approval, approvable in the next process', async () => {
+  it('finishes runs a dead process left RUNNING; the ones it left waiting for approval stay approvable in the next process', async () => {
     // Process A: one run with a step in flight and dependents; three runs paused for approval.
     const inFlight = a.runner.execute(
       plan(
@@ -164,8 +164,11 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('crash recovery on %s', (kin
     expect(events.slice(before.length).map((e) => e.type)).toEqual(['STEP_FINISHED', 'STEP_FINISHED', 'STEP_FINISHED', 'RUN_FINISHED']);
     expect(finishedTwice(events)).toBe(false);
 
-    // The paused runs are still waiting, held by B now.
-    for (const id of ['r-approve', 'r-reject', 'r-cancel']) expect(b.runner.get(id)).toMatchObject({ status: 'PENDING_APPROVAL' });
+    // The paused runs still wait in the audit, held by nobody: the process that gets a decision takes them.
+    for (const id of ['r-approve', 'r-reject', 'r-cancel']) {
+      expect((await b.audit.load(id))?.status).toBe('PENDING_APPROVAL');
+      expect(b.runner.get(id)).toBeUndefined();
+    }
 
     const approved = await b.runner.decide('r-approve', 'wipe', true, approver, 'go');
     expect(approved).toMatchObject({ status: 'SUCCEEDED' });
@@ -192,29 +195,46 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('crash recovery on %s', (kin
     expect(calls.filter((c) => c === 'echo:r-approve-read')).toHaveLength(1);
   });
 
-  it('a run held by a live process is not taken: its heartbeat keeps it', async () => {
-    const live = await b?.runner.execute(plan('p-live', step('wipe', 'crash/wipe', { label: 'live' })), owner, { runId: 'r-live' });
-    expect(live?.status).toBe('PENDING_APPROVAL');
-    await b?.app.get(RunMaintenance).tick();
-    // A third process sees an owner that is alive and takes nothing. Its own heartbeat is a minute (stale
-    // after three), so only the owner check is tested, not how fast a loaded machine runs B's timer.
+  it('a running run held by a live process is not taken; a paused one is held by nobody and one decision, on any process, takes it', async () => {
+    const owning = b as Process;
+    const busy = owning.runner.execute(plan('p-busy', step('hang', 'crash/hang', { label: 'busy' })), owner, { runId: 'r-busy' });
+    for (let i = 0; i < 100 && stepsOf(await owning.audit.load('r-busy')).hang !== 'RUNNING'; i++) await sleep(20);
+    const live = await owning.runner.execute(plan('p-live', step('wipe', 'crash/wipe', { label: 'live' })), owner, { runId: 'r-live' });
+    expect(live.status).toBe('PENDING_APPROVAL');
+    await owning.app.get(RunMaintenance).tick();
+    // A third process, alive too. Its own heartbeat is a minute (stale after three), so only the owner
+    // check is tested, not how fast a loaded machine runs B's timer.
     const c = await startProcess(db.options, work, true, 60_000);
     try {
-      expect(c.runner.get('r-live')).toBeUndefined();
-      await expect(c.runner.decide('r-live', 'wipe', true, approver)).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS });
-      expect(b?.runner.get('r-live')).toMatchObject({ status: 'PENDING_APPROVAL' });
+      await c.app.get(RunMaintenance).tick();
+      expect((await c.audit.load('r-busy'))?.status).toBe('RUNNING');
+      await expect(c.runner.cancel('r-busy', owner)).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS });
+
+      // The same approval reaching both processes at once is applied once: one resumes the run, the other is told it no longer waits.
+      const decisions = await Promise.allSettled([owning.runner.decide('r-live', 'wipe', true, approver), c.runner.decide('r-live', 'wipe', true, approver)]);
+      const fulfilled = decisions.filter((d): d is PromiseFulfilledResult<Run> => d.status === 'fulfilled');
+      const rejected = decisions.filter((d): d is PromiseRejectedResult => d.status === 'rejected');
+      expect(fulfilled.map((d) => d.value.status)).toEqual(['SUCCEEDED']);
+      expect(rejected.map((d) => (d.reason as { code?: string }).code)).toEqual([ErrorCode.INVALID_ARGUMENTS]);
+      const calls = (require(join(work, 'plugins', 'crash', 'index.js')) as { calls: string[] }).calls;
+      expect(calls.filter((call) => call === 'wipe:live')).toHaveLength(1);
+      const approvals = (await c.audit.events('r-live')).filter((e) => e.event.type === 'APPROVAL_DECIDED');
+      expect(approvals).toHaveLength(1);
     } finally {
       await c.app.close();
+      await owning.runner.cancel('r-busy', owner);
+      await busy.catch(() => undefined);
     }
   });
 
-  it('a shutdown releases a paused run: the next process restores it at once and approving it resumes it there', async () => {
+  it('a shutdown leaves a paused run approvable: the next process takes it at the decision and resumes it there', async () => {
+    const paused = await (b as Process).runner.execute(plan('p-late', step('wipe', 'crash/wipe', { label: 'late' })), owner, { runId: 'r-late' });
+    expect(paused.status).toBe('PENDING_APPROVAL');
     await b?.app.close();
     b = undefined;
     const d = await startProcess(db.options, work, true);
     try {
-      expect(d.runner.get('r-live')).toMatchObject({ status: 'PENDING_APPROVAL' });
-      await expect(d.runner.decide('r-live', 'wipe', true, approver)).resolves.toMatchObject({ status: 'SUCCEEDED', steps: [{ id: 'wipe', output: { wiped: 'live' } }] });
+      await expect(d.runner.decide('r-late', 'wipe', true, approver)).resolves.toMatchObject({ status: 'SUCCEEDED', steps: [{ id: 'wipe', output: { wiped: 'late' } }] });
     } finally {
       await d.app.close();
     }

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Test } from '@nestjs/testing';
 import {
-  type ClaimedRun,
   DEFAULT_ISOLATION_OPTIONS,
   DEFAULT_RESILIENCE_OPTIONS,
   type ExecutionRoute,
@@ -20,14 +19,16 @@ import {
   ResilientToolInvoker,
   type ResumePoint,
   RoutingToolInvoker,
+  RunEventBus,
   RunStore,
   SchemaCache,
   serverExecutionRoute,
   ToolInvoker,
+  TypeormRunStore,
 } from '@toolgate/executor';
 import type { Plan, PlanStep } from '@toolgate/planner';
-import { AccessPolicyService, CatalogService, type PendingApprovals, type Principal, RegistryModule, RunAuditService, ToolVersionState } from '@toolgate/registry';
-import { type Run, type RunEvent, type RunListFilter, runIdOf, type SequencedRunEvent } from '@toolgate/sdk';
+import { AccessPolicyService, CatalogService, type Principal, RegistryModule, RunAuditService, ToolVersionState } from '@toolgate/registry';
+import { type Run, type RunEvent } from '@toolgate/sdk';
 import { DataSource } from 'typeorm';
 import { type DatabaseKind, testDatabase } from '../support/databases';
 import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
@@ -188,46 +189,25 @@ export interface ProbeState {
   received: Record<string, unknown>[];
 }
 
-/** Everything recorded, in memory: the audit trail the runner writes, for assertions. */
-export class MemoryRunStore extends RunStore {
-  readonly instance = 'memory';
+/**
+ * The real audit (TypeormRunStore on the harness's SQLite), with every event it recorded also kept in
+ * order for assertions, the runs it let go, and a way to make recording fail.
+ */
+export class RecordingRunStore extends TypeormRunStore {
   readonly all: RunEvent[] = [];
-  /** Runs a shutdown let go (paused for approval). */
+  /** Runs given up by this process (a run paused for approval is held by nobody). */
   readonly released: string[] = [];
   failWith: Error | null = null;
 
-  async record(event: RunEvent): Promise<void> {
+  override async record(event: RunEvent, resume?: ResumePoint): Promise<void> {
     if (this.failWith) throw this.failWith;
+    await super.record(event, resume);
     this.all.push(event);
   }
-  async load(runId: string): Promise<Run | null> {
-    const finished = this.all.filter((e): e is Extract<RunEvent, { type: 'RUN_FINISHED' }> => e.type === 'RUN_FINISHED' && e.run.id === runId);
-    return finished.at(-1)?.run ?? null;
-  }
-  async list(_filter: RunListFilter): Promise<Run[]> {
-    return this.all.filter((e): e is Extract<RunEvent, { type: 'RUN_FINISHED' }> => e.type === 'RUN_FINISHED').map((e) => e.run);
-  }
-  async events(runId: string, afterSeq = 0): Promise<SequencedRunEvent[]> {
-    return this.all
-      .filter((e) => runIdOf(e) === runId)
-      .map((event, i) => ({ seq: i + 1, event }))
-      .filter((e) => e.seq > afterSeq);
-  }
-  async resumePoint(_runId: string): Promise<ResumePoint | null> {
-    return null;
-  }
-  async heartbeat(): Promise<void> {}
-  async claimOrphans(): Promise<ClaimedRun[]> {
-    return [];
-  }
-  async release(runIds: string[]): Promise<void> {
+
+  override async release(runIds: string[]): Promise<void> {
     this.released.push(...runIds);
-  }
-  async pendingApprovals(): Promise<PendingApprovals[]> {
-    return [];
-  }
-  async removeFinished(): Promise<number> {
-    return 0;
+    await super.release(runIds);
   }
 }
 
@@ -266,7 +246,7 @@ export interface ExecutorHarness {
   schemas: SchemaCache;
   access: AccessPolicyService;
   catalog: CatalogService;
-  recorder: MemoryRunStore;
+  recorder: RecordingRunStore;
   probe: ProbeState;
   policyFile: string;
   close: () => Promise<void>;
@@ -280,7 +260,6 @@ export async function startExecutor(options: { maxParallel?: number; deadlineMs?
   const dir = writePlugin(pluginDir, { folder: 'probe', packageJson: pluginPackage('@fixtures/probe', '1.0.0'), entry: PROBE_SOURCE });
   const policyFile = join(work, 'policy.json');
   writePolicy(policyFile, ROLES);
-  const recorder = new MemoryRunStore();
   const moduleRef = await Test.createTestingModule({
     imports: [
       RegistryModule.forRoot({ database: { type: 'sqlite', path: join(work, 'toolgate.db') }, pluginDirs: [pluginDir], policyFile, newVersionState: ToolVersionState.ACTIVE, isGlobal: true }),
@@ -288,11 +267,12 @@ export async function startExecutor(options: { maxParallel?: number; deadlineMs?
     ],
   })
     .overrideProvider(RunStore)
-    .useValue(recorder)
+    .useFactory({ factory: (audit: RunAuditService, bus: RunEventBus) => new RecordingRunStore(audit, bus), inject: [RunAuditService, RunEventBus] })
     .overrideProvider(ToolInvoker)
     .useFactory({ factory: (routes: ExecutionRoutes) => new RoutingToolInvoker(routes), inject: [ExecutionRoutes] })
     .compile();
   const app = await moduleRef.init();
+  const recorder = app.get(RunStore) as RecordingRunStore;
   const entry = join(dir, 'index.js');
   const probe = (createRequire(entry)(entry) as { probe: ProbeState }).probe;
   return {

@@ -1,6 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { executorEnvSchema, executorOptionsFromEnv } from '@toolgate/executor';
+import { runIdOf } from '@toolgate/sdk';
 import { type ExecutorHarness, plan, principal, startExecutor, step } from './executor-fixtures';
 
 const owner = principal('alice', ['approver']);
@@ -33,11 +34,12 @@ describe('executor lifecycle: spans, shutdown, configuration', () => {
     expect(stepSpans.find((s) => s.attributes['toolgate.step.id'] === 'b')?.events.map((e) => e.name)).toEqual(['toolgate.fallback']);
   });
 
-  it('a shutdown leaves runs waiting for approval as recorded and releases them for the next process, never running them', async () => {
+  it('a run waiting for approval is released as it pauses (held by nobody), and a shutdown never runs it', async () => {
     const paused = await h.runner.execute(plan(step('wipe', 'probe/wipe', { target: 'db' })), owner, { runId: 'paused-at-shutdown' });
     expect(paused.status).toBe('PENDING_APPROVAL');
+    expect(h.recorder.released).toEqual(['paused-at-shutdown']);
     await h.close();
-    const events = (await h.recorder.events('paused-at-shutdown')).map((e) => e.event.type);
+    const events = h.recorder.all.filter((e) => runIdOf(e) === 'paused-at-shutdown').map((e) => e.type);
     expect(events).toEqual(['RUN_STARTED', 'APPROVAL_REQUESTED']);
     expect(h.recorder.released).toEqual(['paused-at-shutdown']);
     expect(h.probe.wiped).toEqual([]);

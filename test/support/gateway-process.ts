@@ -132,7 +132,7 @@ export interface RunningWorker {
   pid: number;
   logs(): string;
   /** `call accepted` log records of this worker (its LOG_LEVEL is debug). */
-  accepted(): { callId: string; tool: string; attempt: number }[];
+  accepted(): { callId: string; tool: string; attempt: number; time: number }[];
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -150,7 +150,7 @@ export function startWorker(id: string, env: Record<string, string>, cwd = REPO_
     output
       .split('\n')
       .filter((line) => line.includes('"msg":"call accepted"'))
-      .map((line) => JSON.parse(line) as { callId: string; tool: string; attempt: number });
+      .map((line) => JSON.parse(line) as { callId: string; tool: string; attempt: number; time: number });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -5,6 +5,7 @@ import { RunAuditService } from './audit/run-audit.service';
 import { CatalogService } from './catalog/catalog.service';
 import { EmbeddingCacheService } from './embeddings/embedding-cache.service';
 import { openDataSource } from './persistence/data-source.factory';
+import { DatabaseChanges } from './persistence/database.changes';
 import { REGISTRY_OPTIONS, RegistryConfigurableModule, type RegistryModuleOptions } from './registry.module-definition';
 import { SessionStoreService } from './sessions/session-store.service';
 import { McpConnections } from './sources/mcp/mcp.connections';
@@ -24,6 +25,7 @@ import { UsageExampleService } from './usage/usage-example.service';
       inject: [REGISTRY_OPTIONS],
       useFactory: (options: RegistryModuleOptions) => openDataSource(options.database),
     },
+    DatabaseChanges,
     McpConnections,
     RemoteWorkers,
     ...TOOL_SOURCES,
@@ -35,7 +37,7 @@ import { UsageExampleService } from './usage/usage-example.service';
     RunAuditService,
     EmbeddingCacheService,
   ],
-  exports: [DataSource, AccessPolicyService, CatalogService, McpConnections, RemoteWorkers, UsageExampleService, SessionStoreService, RunAuditService, EmbeddingCacheService],
+  exports: [DataSource, DatabaseChanges, AccessPolicyService, CatalogService, McpConnections, RemoteWorkers, UsageExampleService, SessionStoreService, RunAuditService, EmbeddingCacheService],
 })
 export class RegistryModule extends RegistryConfigurableModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Registry');

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RunEventBus, RunStore } from '@toolgate/executor';
-import type { Principal } from '@toolgate/registry';
+import { DatabaseChanges, type Principal } from '@toolgate/registry';
 import type { SequencedRunEvent } from '@toolgate/sdk';
 import { Observable } from 'rxjs';
 import { RunVisibility } from './run-visibility.service';
@@ -8,7 +8,8 @@ import { RunVisibility } from './run-visibility.service';
 /**
  * A run's events in order: those already recorded, then live ones as they are recorded; completes
  * after RUN_FINISHED. A live event that skips a number (a missed publication) is filled in from the
- * record, so a subscriber sees every seq once, in order.
+ * record, so a subscriber sees every seq once, in order. Events another replica records (a run
+ * executing there) arrive as notices from the shared database and are read from the record.
  */
 @Injectable()
 export class WatchRunUseCase {
@@ -16,6 +17,7 @@ export class WatchRunUseCase {
     private readonly visibility: RunVisibility,
     private readonly store: RunStore,
     private readonly bus: RunEventBus,
+    private readonly replicas: DatabaseChanges,
   ) {}
 
   async execute(runId: string, principal: Principal): Promise<Observable<SequencedRunEvent>> {
@@ -42,8 +44,17 @@ export class WatchRunUseCase {
         next: (event) => enqueue(() => (event.seq === last + 1 ? emit(event) : event.seq > last ? catchUp() : undefined)),
         complete: () => enqueue(() => subscriber.complete()),
       });
+      const elsewhere = this.replicas.runEvents$.subscribe((notice) => {
+        if (notice.runId === runId) enqueue(() => (notice.seq > last ? catchUp() : undefined));
+      });
+      // Notices sent while the listening connection was down are lost: read what was recorded meanwhile.
+      const reconnected = this.replicas.reconnected$.subscribe(() => enqueue(catchUp));
       enqueue(catchUp);
-      return () => live.unsubscribe();
+      return () => {
+        live.unsubscribe();
+        elsewhere.unsubscribe();
+        reconnected.unsubscribe();
+      };
     });
   }
 }

@@ -112,27 +112,21 @@ export class RunLifecycle {
   }
 
   /**
-   * Shutdown: runs in progress are cancelled and their audit completed; runs paused for approval are
-   * left as recorded and released, so the next process to start restores them, still approvable.
+   * Shutdown: runs in progress are cancelled and their audit completed. Runs paused for approval are
+   * held by nobody (see conclude), so they stay approvable on any replica, or after the next start.
    */
   async shutdown(): Promise<void> {
     const states = [...this.runs.values()];
-    const paused = states.filter((state) => state.driving === null && state.run.status === 'PENDING_APPROVAL');
-    const active = states.filter((state) => !paused.includes(state));
-    for (const state of active) state.abort('the runtime shut down while the run was in progress');
-    await Promise.allSettled(active.map((state) => this.drive(state)));
-    for (const state of paused) {
-      this.release(state);
-      state.deadline.clear();
-    }
-    await this.recorder.release(paused.map((state) => state.run.id)).catch(() => undefined);
+    for (const state of states) state.abort('the runtime shut down while the run was in progress');
+    await Promise.allSettled(states.map((state) => this.drive(state)));
   }
 
   /**
-   * Crash recovery: claims runs in progress whose owner has been silent for STALE_HEARTBEATS heartbeats
-   * (or that have none), once each, and finishes those left RUNNING (started steps FAILED with
-   * INTERRUPTED, the rest SKIPPED, the run FAILED) and restores those paused for approval (still
-   * approvable here; a step that was running FAILED with INTERRUPTED). Returns what it did.
+   * Crash recovery: claims runs left RUNNING whose owner has been silent for STALE_HEARTBEATS
+   * heartbeats (or that have none), once each, and finishes them (started steps FAILED with
+   * INTERRUPTED, the rest SKIPPED, the run FAILED). With `runId` (a decision or cancellation arrived
+   * here), that run is claimed also when it waits for approval, and restored to go on here (a step
+   * that was running FAILED with INTERRUPTED). Returns what it did.
    */
   async recover(options: { runId?: string } = {}): Promise<{ finished: string[]; restored: string[] }> {
     const staleBefore = Date.now() - STALE_HEARTBEATS * this.defaults.storage.heartbeatMs;
@@ -279,6 +273,10 @@ export class RunLifecycle {
     if (pending.length > 0) {
       run.status = 'PENDING_APPROVAL';
       run.reason = `waiting for approval of ${pending.map((s) => s.entry.id).join(', ')}`;
+      // Nobody holds a paused run: the replica that gets the decision takes it from the audit (see adoptOrphan), exactly once.
+      this.release(state);
+      state.deadline.clear();
+      await this.recorder.release([run.id]);
       return state.snapshot();
     }
     const failed = state.slots.find((s) => s.entry.status === 'FAILED');

@@ -1,14 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { type Run, type RunEvent, type RunListFilter, type RunStep, runIdOf, type SequencedRunEvent, type StepApproval, type StepAttempt, type StepError } from '@toolgate/sdk';
 import { Brackets, DataSource, type FindOptionsSelect, In, IsNull, LessThan, MoreThan } from 'typeorm';
 import { ApprovalEntity } from '../persistence/approval.entity';
+import { CHANGE_CHANNELS, DatabaseChanges } from '../persistence/database.changes';
 import { RunEntity } from '../persistence/run.entity';
 import { RunEventEntity } from '../persistence/run-event.entity';
 import { RunStepEntity } from '../persistence/run-step.entity';
 import { StepAttemptEntity } from '../persistence/step-attempt.entity';
 import { transaction } from '../persistence/transaction.queue';
 import { type AppendContext, eventStatements, invalid } from './run-event.statements';
-import { StatementRunner } from './statement.runner';
+import { StatementRunner, type Statements } from './statement.runner';
 
 export type { AppendContext } from './run-event.statements';
 
@@ -115,7 +116,11 @@ export class RunAuditService {
   private readonly postgres: boolean;
   private readonly statements: StatementRunner;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    /** On PostgreSQL, each event's notice to the other replicas goes out with its transaction. */
+    @Optional() private readonly changes?: DatabaseChanges,
+  ) {
     this.postgres = dataSource.options.type === 'postgres';
     this.statements = new StatementRunner(dataSource);
   }
@@ -126,7 +131,14 @@ export class RunAuditService {
    */
   append(event: RunEvent, context: AppendContext = {}): Promise<number> {
     const runId = runIdOf(event);
-    return this.serialized(this.queueOf(runId), () => this.statements.run(eventStatements(runId, event, context)));
+    return this.serialized(this.queueOf(runId), () => this.statements.run(this.noticed(runId, eventStatements(runId, event, context))));
+  }
+
+  /** The event's statements, then (PostgreSQL) its notice, delivered by the database only when the transaction commits. */
+  private *noticed(runId: string, steps: Statements<number>): Statements<number> {
+    const seq = yield* steps;
+    if (this.postgres && this.changes) yield { text: 'SELECT pg_notify(?, ?)', parameters: [CHANGE_CHANNELS.runEvents, this.changes.runEventPayload(runId, seq)] };
+    return seq;
   }
 
   /** The resume point last stored with the run (the executor's shape), or null. */
@@ -140,13 +152,17 @@ export class RunAuditService {
     await this.serialized(this.queueOf('*'), () => this.dataSource.getRepository(RunEntity).update({ ownerInstance: instance, status: In(IN_PROGRESS) }, { heartbeatAt: at }));
   }
 
-  /** Runs in progress no live process holds (of them, `runId` alone when given): no owner, or an owner silent since before `staleBefore`; never `instance`'s own. */
+  /**
+   * Runs no live process holds (no owner, or an owner silent since before `staleBefore`; never
+   * `instance`'s own): those RUNNING, for crash recovery; with `runId`, that run also when it waits for
+   * approval (nobody holds a paused run: whoever gets the decision takes it).
+   */
   async orphans(instance: string, staleBefore: number, { limit = 100, runId }: { limit?: number; runId?: string } = {}): Promise<RunOwnership[]> {
     const query = this.dataSource
       .getRepository(RunEntity)
       .createQueryBuilder('run')
       .select(['run.id', 'run.status', 'run.ownerInstance', 'run.heartbeatAt'])
-      .where('run.status IN (:...statuses)', { statuses: IN_PROGRESS });
+      .where('run.status IN (:...statuses)', { statuses: runId !== undefined ? IN_PROGRESS : ['RUNNING'] });
     if (runId !== undefined) query.andWhere('run.id = :runId', { runId });
     const rows = await query
       .andWhere(new Brackets((q) => q.where('run.ownerInstance IS NULL').orWhere('run.ownerInstance <> :instance', { instance })))

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit, Optional } from '@nestjs/common';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { descriptorHash, ErrorCode, formatToolId, parseToolRef, ToolgateError, type ToolManifest, toDescriptor } from '@toolgate/sdk';
 import { Subject } from 'rxjs';
@@ -8,6 +8,7 @@ import { AccessPolicyService } from '../access/access-policy.service';
 import type { Principal } from '../access/policy.types';
 import { scanDescriptor } from '../integrity/descriptor.scanner';
 import type { IntegrityFinding } from '../integrity/integrity.types';
+import { CHANGE_CHANNELS, DatabaseChanges } from '../persistence/database.changes';
 import { PluginEntity, PluginStatus } from '../persistence/plugin.entity';
 import { TenantToolStateEntity } from '../persistence/tenant-tool-state.entity';
 import { ToolVersionEntity, ToolVersionState } from '../persistence/tool-version.entity';
@@ -85,6 +86,7 @@ export class CatalogService implements OnModuleInit {
     private readonly access: AccessPolicyService,
     @Inject(REGISTRY_OPTIONS) private readonly options: RegistryModuleOptions,
     @Inject(TOOL_SOURCE_LIST) private readonly sources: readonly ToolSource[],
+    @Optional() private readonly replicas?: DatabaseChanges,
   ) {}
 
   /** Loads every package of every tool source, registers new tool versions and records failures. */
@@ -94,6 +96,17 @@ export class CatalogService implements OnModuleInit {
 
   /** A source that changed on its own (e.g. an MCP server's tool list) is loaded again alone, one load at a time. */
   onModuleInit(): void {
+    // Another replica set version states (or loaded versions) in the shared database: read them again.
+    const reread = () => {
+      this.sourceReloads = this.sourceReloads
+        .then(async () => {
+          await this.refresh();
+          this.changed.next();
+        })
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'reading version states another replica changed failed'));
+    };
+    this.replicas?.catalog$.subscribe(reread);
+    this.replicas?.reconnected$.subscribe(reread);
     for (const source of this.sources) {
       source.changes$?.subscribe(() => {
         this.sourceReloads = this.sourceReloads
@@ -242,6 +255,7 @@ export class CatalogService implements OnModuleInit {
     }
     await this.refresh();
     this.changed.next();
+    await this.tellReplicas();
     return this.toolFor(toolId, principal.tenant) as ToolView;
   }
 
@@ -300,7 +314,16 @@ export class CatalogService implements OnModuleInit {
     this.logger.log({ tool: key, descriptorHash, by: approved.approvedBy }, 'tool version approved');
     await this.refresh();
     this.changed.next();
+    await this.tellReplicas();
     return this.toolFor(toolId, principal.tenant) as ToolView;
+  }
+
+  /** Other replicas on the shared PostgreSQL read the version states again (a notice sent after the change committed). */
+  private async tellReplicas(): Promise<void> {
+    if (!this.replicas?.shared) return;
+    await this.dataSource.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNELS.catalog, this.replicas.catalogPayload()]).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'telling other replicas about a catalog change failed; they see it at their next load');
+    });
   }
 
   /** Tells subscribers (the index sync) that something they derive from the catalog changed, e.g. a tool's usage examples. */
