@@ -238,6 +238,5 @@ describe('gateway replicas over one PostgreSQL, tools on remote workers', () => 
     expect(seenOnB).toBe('DISABLED');
     const refused = await graphql<{ executePlan: RunResult }>(b.url, EXECUTE, { key: ALICE, variables: { plan: { id: 'disabled', steps: [step('c', 'remote/charge', { label: 'no' })] } } });
     expect(codesOf(refused)).toEqual(['TOOL_NOT_FOUND']);
-    expect(refused.errors?.[0].message).toContain('no active version');
   });
 });

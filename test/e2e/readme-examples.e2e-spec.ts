@@ -18,7 +18,7 @@ const blocks = [...README.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ la
 const NOT_RUN: [RegExp, string][] = [
   [/^npm ci && npm (start|test)$/, 'installs and starts everything (this suite is part of it)'],
   [/npm start\b/, 'starts a long-lived server (the server this suite starts is the same)'],
-  [/^npx toolgate serve\b/, 'starts a long-lived server'],
+  [/^(\w+=\S+ )*npx toolgate (serve|worker)\b/, 'starts a long-lived server or tool worker (remote-workers.e2e-spec.ts starts both)'],
   [/^npm run fetch-model$/, 'the test command fetched the model before the tests'],
   [/\bnpx toolgate eval (plan|retrieval)\b/, 'dataset evaluations take minutes; the eval commands have their own e2e tests'],
   [/\bnpx toolgate runs (approve|reject|cancel) "…"/, 'needs a run waiting for approval; runs.e2e-spec.ts runs these commands'],
