@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'graphql-ws';
 import { Client } from 'pg';
 import { createPostgresDatabase } from '../support/databases';
@@ -9,6 +8,7 @@ import { BM25_ONLY, codesOf, graphql, type RunningGateway, type RunningWorker, s
 import { type NatsServerHandle, startNats } from '../support/nats-server';
 import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
 import { natsEnv, REMOTE_TOOLS, USERS } from '../support/remote-fixtures';
+import { pollUntil as until } from '../support/service-process';
 
 /*
  * Two gateways over one PostgreSQL, two tool workers over NATS, all real processes: a run executed on
@@ -67,17 +67,6 @@ describe('gateway replicas over one PostgreSQL, tools on remote workers', () => 
   let b: RunningGateway;
   const workers = new Map<string, RunningWorker>();
   let workerEnv: Record<string, string>;
-
-  const until = async <T>(what: string, probe: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    let last: T;
-    do {
-      last = await probe();
-      if (check(last)) return last;
-      await sleep(100);
-    } while (Date.now() < deadline);
-    throw new Error(`${what}: still ${JSON.stringify(last)}`);
-  };
 
   /** Collects a run's events from `gateway` until the stream completes. */
   function watch(gateway: RunningGateway, runId: string, key: string) {

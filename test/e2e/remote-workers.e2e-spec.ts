@@ -7,6 +7,7 @@ import { BM25_ONLY, graphql, type RunningGateway, type RunningWorker, startGatew
 import { type NatsServerHandle, startNats } from '../support/nats-server';
 import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
 import { natsEnv, REMOTE_TOOLS, USERS } from '../support/remote-fixtures';
+import { pollUntil as until } from '../support/service-process';
 
 /*
  * Remote tool workers for real: a NATS server with per-role credentials, two `toolgate worker`
@@ -44,18 +45,6 @@ describe('remote tool workers over NATS', () => {
       '{ toolHealth { toolId health { healthy detail } } }',
     );
     return response.data?.toolHealth.find((h) => h.toolId === toolId)?.health ?? null;
-  };
-
-  /** Waits until `check` holds, polling; fails with what was last seen. */
-  const until = async <T>(what: string, probe: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    let last: T;
-    do {
-      last = await probe();
-      if (check(last)) return last;
-      await sleep(100);
-    } while (Date.now() < deadline);
-    throw new Error(`${what}: still ${JSON.stringify(last)}`);
   };
 
   const launchWorker = async (id: string) => {

@@ -54,3 +54,15 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** Polls `probe` every 100 ms until `check` holds, returning that value; fails naming what was last seen. */
+export async function pollUntil<T>(what: string, probe: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T;
+  do {
+    last = await probe();
+    if (check(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  } while (Date.now() < deadline);
+  throw new Error(`${what}: still ${JSON.stringify(last)}`);
+}
