@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from 'graphql-ws';
 import { Client } from 'pg';
 import { createPostgresDatabase } from '../support/databases';
 import { BM25_ONLY, codesOf, graphql, type RunningGateway, type RunningWorker, startGateway, startWorker } from '../support/gateway-process';
 import { type NatsServerHandle, startNats } from '../support/nats-server';
 import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
 import { natsEnv, REMOTE_TOOLS, USERS } from '../support/remote-fixtures';
+import { streamRunEvents } from '../support/run-events';
 import { pollUntil as until } from '../support/service-process';
 
 /*
@@ -49,13 +49,6 @@ interface RunResult {
   steps: { id: string; status: string; attempts: number; output: Record<string, unknown> | null; error: { code: string; message: string } | null }[];
 }
 
-interface StreamedEvent {
-  seq: number;
-  type: string;
-  stepId: string | null;
-  status: string | null;
-}
-
 const step = (id: string, tool: string, args: Record<string, unknown>, dependsOn: string[] = []) => ({ id, tool, arguments: args, dependsOn, reason: 'replica test' });
 
 describe('gateway replicas over one PostgreSQL, tools on remote workers', () => {
@@ -68,26 +61,7 @@ describe('gateway replicas over one PostgreSQL, tools on remote workers', () => 
   const workers = new Map<string, RunningWorker>();
   let workerEnv: Record<string, string>;
 
-  /** Collects a run's events from `gateway` until the stream completes. */
-  function watch(gateway: RunningGateway, runId: string, key: string) {
-    const client = createClient({ url: gateway.url.replace(/^http/, 'ws'), webSocketImpl: require('ws'), connectionParams: { authorization: key }, lazy: false, retryAttempts: 0 });
-    const events: StreamedEvent[] = [];
-    const done = new Promise<{ events: StreamedEvent[]; errors: unknown }>((resolve) => {
-      client.subscribe<{ runEvents: StreamedEvent }>(
-        { query: 'subscription($runId: ID!) { runEvents(runId: $runId) { seq type stepId status } }', variables: { runId } },
-        {
-          next: (value) => {
-            if (value.data) events.push(value.data.runEvents);
-            if (value.errors) resolve({ events, errors: value.errors });
-          },
-          error: (errors) => resolve({ events, errors }),
-          complete: () => resolve({ events, errors: null }),
-        },
-      );
-    }).finally(() => client.dispose());
-    return { events, done };
-  }
-
+  const watch = (gateway: RunningGateway, runId: string, key: string) => streamRunEvents(gateway.url.replace(/^http/, 'ws'), runId, key);
   const launchGateway = () => startGateway(gatewayEnv, work);
   const acceptedOf = (tool: string) =>
     [...workers.values()].flatMap((w) =>

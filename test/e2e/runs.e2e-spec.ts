@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createClient } from 'graphql-ws';
 import { BM25_ONLY, codesOf, graphql, REPO_ROOT, type RunningGateway, runCliAsync, startGateway } from '../support/gateway-process';
 import { pluginPackage, toolSource, writePlugin } from '../support/plugin-fixtures';
+import { streamRunEvents } from '../support/run-events';
 
 /** runTask, executePlan, approvals, cancellation, runs, runEvents and toolHealth over HTTP and WebSocket against the built server; `toolgate run`. */
 
@@ -69,13 +69,6 @@ interface RunData {
   finishedAt: string | null;
 }
 
-interface StreamedEvent {
-  seq: number;
-  type: string;
-  stepId: string | null;
-  status: string | null;
-}
-
 const purgePlan = (id: string) => ({ id, steps: [{ id: 'p1', tool: 'vault/purge', arguments: { text: 'old records' } }] });
 
 describe('runs over HTTP and WebSocket', () => {
@@ -86,26 +79,7 @@ describe('runs over HTTP and WebSocket', () => {
 
   const call = <T = Record<string, unknown>>(query: string, key: string, variables: Record<string, unknown> = {}) => graphql<T>(gateway.url, query, { key, variables });
 
-  /** Subscribes to runEvents as `key` and collects until the stream completes or errors. */
-  function streamEvents(runId: string, key: string | null): { done: Promise<{ events: StreamedEvent[]; errors: unknown }>; ready: Promise<void> } {
-    const client = createClient({ url: wsUrl, webSocketImpl: require('ws'), connectionParams: key ? { authorization: key } : {}, lazy: false, retryAttempts: 0 });
-    const events: StreamedEvent[] = [];
-    const ready = new Promise<void>((resolve) => client.on('connected', () => resolve()));
-    const done = new Promise<{ events: StreamedEvent[]; errors: unknown }>((resolve) => {
-      client.subscribe<{ runEvents: StreamedEvent }>(
-        { query: 'subscription($runId: ID!) { runEvents(runId: $runId) { seq type stepId status } }', variables: { runId } },
-        {
-          next: (value) => {
-            if (value.data) events.push(value.data.runEvents);
-            if (value.errors) resolve({ events, errors: value.errors });
-          },
-          error: (errors) => resolve({ events, errors }),
-          complete: () => resolve({ events, errors: null }),
-        },
-      );
-    }).finally(() => client.dispose());
-    return { done, ready };
-  }
+  const streamEvents = (runId: string, key: string | null) => streamRunEvents(wsUrl, runId, key);
 
   /** Audit rows of one run, read from the server's SQLite file. */
   function auditRows(runId: string) {
