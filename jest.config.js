@@ -12,6 +12,11 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jso
 const common = { rootDir: __dirname, testEnvironment: '<rootDir>/test/support/node-environment.js', moduleFileExtensions: ['ts', 'js', 'json'], transform, moduleNameMapper };
 
 module.exports = {
+  // On 2 cores jest would run every file in its own process (maxWorkers 1 → in band): ~130 files of
+  // native addons (ONNX, SQLite, skia) and worker threads in one process, where one crash (CI saw a
+  // segfault 20 minutes in) loses the whole report. A memory limit makes jest use a child worker and
+  // replace it once it grows past the limit, so state does not pile up and a crash names its file.
+  workerIdleMemoryLimit: '1GB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{libs,apps,plugins}/*/src/**/*.spec.ts'] },
     {

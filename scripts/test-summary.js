@@ -1,6 +1,10 @@
 // Prints the suite's closing line, `tests: N passed, N failed`, from jest's JSON report.
-const { readFileSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
 
+if (!existsSync(process.argv[2])) {
+  console.log(`tests: no report at ${process.argv[2]}: jest stopped before writing it (its last output above says why)`);
+  process.exit(1);
+}
 const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const byProject = {};
 for (const file of report.testResults) {
@@ -18,5 +22,7 @@ if (report.numTotalTests === 0) {
   console.log('tests: 0 passed, 0 failed (no test ran)');
   process.exit(1);
 }
+for (const file of report.testResults)
+  if (file.status === 'failed' && file.assertionResults.length === 0) console.log(`  did not run: ${file.name}: ${file.message.split('\n').find((line) => line.trim()) ?? 'no message'}`);
 console.log(`tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(report.numFailedTests > 0 || report.numRuntimeErrorTestSuites > 0 || skipped > 0 ? 1 : 0);
