@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,13 +21,14 @@ import {
   RoutingToolInvoker,
   RunEventBus,
   RunStore,
+  remoteExecutionRoute,
   SchemaCache,
   serverExecutionRoute,
   ToolInvoker,
   TypeormRunStore,
 } from '@toolgate/executor';
 import type { Plan, PlanStep } from '@toolgate/planner';
-import { AccessPolicyService, CatalogService, type Principal, RegistryModule, RunAuditService, ToolVersionState } from '@toolgate/registry';
+import { AccessPolicyService, CatalogService, type Principal, RegistryModule, type RemoteWorkersOptions, RunAuditService, ToolVersionState } from '@toolgate/registry';
 import { type Run, type RunEvent } from '@toolgate/sdk';
 import { DataSource } from 'typeorm';
 import { type DatabaseKind, testDatabase } from '../support/databases';
@@ -480,6 +481,12 @@ export interface ChaosOptions extends ChaosSettings {
   database: DatabaseKind;
   /** `worker`: tools run in plugin worker threads (IsolatedToolInvoker); `none`: in this thread. */
   isolation: 'none' | 'worker';
+  /**
+   * The chaos plugin hosted by remote tool workers instead of this process: `startWorkers` gets the
+   * plugin's folder and starts them (before the registry's first load, which waits for their
+   * announcements); the registry joins them with `options`, and faults are injected over the remote route.
+   */
+  remote?: { options: RemoteWorkersOptions; startWorkers: (pluginDir: string) => Promise<void> };
   maxParallel?: number;
   drainTimeoutMs?: number;
 }
@@ -497,6 +504,9 @@ export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHa
   writePlugin(pluginDir, { folder: 'chaos', packageJson: pluginPackage('@fixtures/chaos', '1.0.0'), entry: chaosSource(effectsLog) });
   const policyFile = join(work, 'policy.json');
   writePolicy(policyFile, CHAOS_ROLES);
+  const localPlugins = options.remote ? join(work, 'no-plugins') : pluginDir;
+  mkdirSync(localPlugins, { recursive: true });
+  await options.remote?.startWorkers(pluginDir);
   const db = await testDatabase(options.database);
   const resilience: ResilienceOptions = {
     ...DEFAULT_RESILIENCE_OPTIONS,
@@ -504,13 +514,14 @@ export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHa
     drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_RESILIENCE_OPTIONS.drainTimeoutMs,
   };
   const settings: ChaosSettings = { seed: options.seed, faultRate: options.faultRate, repeatRate: options.repeatRate };
-  // The server route with faults injected between the resilience layer and the code that runs the tool.
+  // The tools' route with faults injected between the resilience layer and the code that runs the tool.
   let server: ToolInvoker | undefined;
   let chaos: ChaosToolInvoker | undefined;
+  const route = options.remote ? remoteExecutionRoute : serverExecutionRoute;
   const chaosRoute: ExecutionRoute = {
-    kind: 'server',
+    kind: route.kind,
     create: (context) => {
-      const handlers = serverExecutionRoute.create(context);
+      const handlers = route.create(context);
       server = handlers.invoker;
       chaos = new ChaosToolInvoker(handlers.invoker, settings);
       return { ...handlers, invoker: chaos };
@@ -518,7 +529,7 @@ export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHa
   };
   const moduleRef = await Test.createTestingModule({
     imports: [
-      RegistryModule.forRoot({ database: db.options, pluginDirs: [pluginDir], policyFile, newVersionState: ToolVersionState.ACTIVE, isGlobal: true }),
+      RegistryModule.forRoot({ database: db.options, pluginDirs: [localPlugins], policyFile, newVersionState: ToolVersionState.ACTIVE, remote: options.remote?.options ?? null, isGlobal: true }),
       ExecutorModule.forRoot({
         maxParallel: options.maxParallel ?? 4,
         deadlineMs: 60_000,
@@ -532,6 +543,11 @@ export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHa
     ],
   }).compile();
   const app = await moduleRef.init();
+  if (options.remote) {
+    const catalog = app.get(CatalogService);
+    const hosted = () => ['read', 'ledger', 'backup', 'nap'].every((name) => catalog.activeTools().some((tool) => tool.id === `chaos/${name}`));
+    for (const until = Date.now() + 30_000; !hosted(); await sleep(50)) if (Date.now() > until) throw new Error('the remote workers did not announce the chaos tools within 30 s');
+  }
   // A cold burst is not what the soak measures: the plugin's workers start and load before it.
   if (server instanceof IsolatedToolInvoker) {
     const isolated = server;

@@ -25,8 +25,8 @@ export interface NatsServerHandle {
   port: number;
   /** Stops the server (SIGTERM, waits for the exit) and removes its temp dir. */
   stop(): Promise<void>;
-  /** Stops it, then starts it again on the same port with the same config: clients see a server restart. */
-  restart(): Promise<void>;
+  /** Stops it, waits `downMs`, then starts it again on the same port with the same config: clients see a server restart. */
+  restart(downMs?: number): Promise<void>;
   /** What every run of the server printed so far. */
   logs(): string;
 }
@@ -124,8 +124,9 @@ export async function startNats(options: { users?: NatsUser[]; port?: number } =
     url: `nats://127.0.0.1:${port}`,
     port,
     logs: () => earlierLogs + (running?.logs() ?? ''),
-    restart: async () => {
+    restart: async (downMs = 0) => {
       await halt();
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
       await launch();
     },
     stop: async () => {

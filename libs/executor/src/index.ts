@@ -19,6 +19,7 @@ export { HealthMonitor } from './health/health.monitor';
 export { HealthGatedToolInvoker } from './health/health-gated.tool-invoker';
 export { type HealthVerdict, ToolHealthProbe } from './health/tool-health.probe';
 export { IsolatedToolInvoker } from './isolation/isolated.tool-invoker';
+export { remoteExecutionRoute } from './remote/remote.execution-route';
 export {
   DEFAULT_ISOLATION_OPTIONS,
   DEFAULT_RESILIENCE_OPTIONS,
