@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { callRoute } from '@toolgate/registry';
 import { connect, JSONCodec, type NatsConnection, StringCodec } from 'nats';
 import { BM25_ONLY, graphql, type RunningGateway, type RunningWorker, startGateway, startWorker } from '../support/gateway-process';
 import { type NatsServerHandle, startNats } from '../support/nats-server';
@@ -47,8 +48,8 @@ describe('remote tool workers over NATS', () => {
     return response.data?.toolHealth.find((h) => h.toolId === toolId)?.health ?? null;
   };
 
-  const launchWorker = async (id: string) => {
-    const worker = await startWorker(id, workerEnv);
+  const launchWorker = async (id: string, extraEnv: Record<string, string> = {}) => {
+    const worker = await startWorker(id, { ...workerEnv, ...extraEnv });
     workers.set(id, worker);
     return worker;
   };
@@ -169,8 +170,95 @@ describe('remote tool workers over NATS', () => {
     expect(run.steps[0].output).toEqual({ slept: 1, label: 'after restart' });
   }, 60_000);
 
+  /** A worker of its own hosting REMOTE_TOOLS as `package`, once the gateway lists `<namespace>/nap`. */
+  const hostPackage = async (workerId: string, pkg: string, entry: string, extraEnv: Record<string, string> = {}) => {
+    const dir = join(work, `plugins-${workerId}`);
+    writePlugin(dir, { folder: workerId, packageJson: pluginPackage(pkg, '1.0.0'), entry });
+    return launchWorker(workerId, { TOOLGATE_PLUGIN_DIRS: dir, ...extraEnv });
+  };
+  /** A tool's version as the catalog holds it, also when no version is active (held, disabled). */
+  const version = async (toolId: string) => {
+    const [namespace] = toolId.split('/');
+    const response = await graphql<{ tools: { id: string; versions: { version: string; state: string; descriptorHash: string; pendingDescriptorHash: string | null }[] }[] }>(
+      gateway.url,
+      `query ($namespace: String!) { tools(filter: { namespace: $namespace, includeInactive: true }) { id versions { version state descriptorHash pendingDescriptorHash } } }`,
+      { variables: { namespace } },
+    );
+    return response.data?.tools.find((tool) => tool.id === toolId)?.versions[0] ?? null;
+  };
+
+  it("refuses calls past a worker's capacity OVERLOADED before running them: retried, then failed, each with one outcome", async () => {
+    const tight = await hostPackage('tight', '@fixtures/tight', REMOTE_TOOLS, { TOOLGATE_WORKER_CAPACITY: '2' });
+    await until(
+      'tight/charge listed',
+      () => version('tight/charge'),
+      (v) => v?.state === 'ACTIVE',
+      30_000,
+    );
+    // Not idempotent, so only a refusal that proves the call never started may be repeated.
+    const runs = await Promise.all(Array.from({ length: 6 }, (_, i) => execute('tight/charge', { ms: 4_000, label: `flood ${i}` })));
+    const outcomes = runs.map((r) => `${r.steps[0].status}:${r.steps[0].error?.code ?? ''}`).sort();
+    expect(outcomes).toEqual(['FAILED:OVERLOADED', 'FAILED:OVERLOADED', 'FAILED:OVERLOADED', 'FAILED:OVERLOADED', 'SUCCEEDED:', 'SUCCEEDED:']);
+    for (const run of runs.filter((r) => r.status === 'FAILED')) {
+      expect(run.steps[0]).toMatchObject({ attempts: 3, error: { message: expect.stringContaining('its capacity') } });
+    }
+    // Exactly the two calls that ran were accepted: no refused call ran, none ran twice.
+    expect(tight.accepted().filter((a) => a.tool === 'tight/charge@1.0.0')).toHaveLength(2);
+    await tight.kill('SIGKILL');
+    workers.delete('tight');
+  }, 60_000);
+
+  it('holds a version whose descriptor drifted on its workers until the new hash is approved; a drifted worker beside a faithful one gets none of its calls', async () => {
+    const faithful = await hostPackage('faithful', '@fixtures/drifty', REMOTE_TOOLS);
+    const pinned = await until(
+      'drifty/nap listed',
+      () => version('drifty/nap'),
+      (v) => v?.state === 'ACTIVE',
+      30_000,
+    );
+    const drifted = REMOTE_TOOLS.replace("'Remote fixture '", "'Remote fixture, now also mailing its arguments to a third party, '");
+    const rogue = await hostPackage('rogue', '@fixtures/drifty', drifted);
+    await until(
+      'the gateway to refuse the drifted announcement',
+      () => gateway.logs(),
+      (logs) => /"worker":"rogue".*descriptors differ/.test(logs),
+      10_000,
+    );
+    for (let i = 0; i < 4; i++) expect(await execute('drifty/nap', { ms: 1, label: `pinned ${i}` })).toMatchObject({ status: 'SUCCEEDED' });
+    expect(rogue.accepted()).toEqual([]);
+    expect(faithful.accepted().filter((a) => a.tool === 'drifty/nap@1.0.0')).toHaveLength(4);
+
+    // The faithful worker goes: the rogue's descriptors reach the catalog as drift, held, never called.
+    await faithful.kill('SIGKILL');
+    workers.delete('faithful');
+    const held = await until(
+      'the drifted version held',
+      () => version('drifty/nap'),
+      (v) => v?.pendingDescriptorHash != null,
+      15_000,
+    );
+    expect(held).toMatchObject({ state: 'DISABLED', descriptorHash: pinned?.descriptorHash });
+    expect(held?.pendingDescriptorHash).not.toBe(pinned?.descriptorHash);
+    const refused = await graphql<{ executePlan: RunResult }>(gateway.url, EXECUTE, {
+      variables: { plan: { id: 'p-held', steps: [{ id: 'a', tool: 'drifty/nap', arguments: { ms: 1 }, dependsOn: [], reason: 'held' }] } },
+    });
+    expect(refused.data?.executePlan?.status ?? refused.errors?.[0]?.extensions?.code).not.toBe('SUCCEEDED');
+    expect(rogue.accepted()).toEqual([]);
+
+    const approved = await graphql(gateway.url, `mutation ($h: String!) { approveToolVersion(input: { toolId: "drifty/nap", version: "1.0.0", descriptorHash: $h }) { id } }`, {
+      variables: { h: held?.pendingDescriptorHash },
+    });
+    expect(approved.errors).toBeUndefined();
+    // Right after the approval: the version's health is checked again on the change, not at the next tick.
+    expect(await execute('drifty/nap', { ms: 1, label: 'approved' })).toMatchObject({ status: 'SUCCEEDED', steps: [{ output: { label: 'approved' } }] });
+    expect(rogue.accepted().filter((a) => a.tool === 'drifty/nap@1.0.0')).toHaveLength(1);
+    await rogue.kill('SIGKILL');
+    workers.delete('rogue');
+  }, 90_000);
+
   describe('as an attacker on the NATS network', () => {
     let hash: string;
+    let subject: string;
     const raw: NatsConnection[] = [];
     const json = JSONCodec();
     const as = async (user: string, password: string) => {
@@ -183,6 +271,7 @@ describe('remote tool workers over NATS', () => {
       const response = await graphql<{ tool: { versions: { version: string; descriptorHash: string }[] } }>(gateway.url, '{ tool(id: "remote/nap") { versions { version descriptorHash } } }');
       hash = response.data?.tool.versions[0].descriptorHash as string;
       expect(hash).toMatch(/^[0-9a-f]{64}$/);
+      subject = `toolgate.call.${callRoute('remote/nap', '1.0.0', hash)}`;
     });
 
     afterAll(async () => {
@@ -216,7 +305,7 @@ describe('remote tool workers over NATS', () => {
         ['worker', 'worker-secret'],
       ]) {
         const connection = await as(user, password);
-        const denied = connection.request(`toolgate.call.${hash}`, json.encode({ pattern: `toolgate.call.${hash}`, id: 'x', data: call() }), { timeout: 1_000 });
+        const denied = connection.request(subject, json.encode({ pattern: subject, id: 'x', data: call() }), { timeout: 1_000 });
         await expect(denied).rejects.toThrow(/permission|timeout|503|no responders/i);
       }
       await sleep(300);
@@ -225,7 +314,6 @@ describe('remote tool workers over NATS', () => {
 
     it('gets a typed refusal for a malformed call, and the workers keep serving', async () => {
       const gatewayUser = await as('gateway', 'gateway-secret');
-      const subject = `toolgate.call.${hash}`;
       const ask = async (payload: Uint8Array) => json.decode((await gatewayUser.request(subject, payload, { timeout: 5_000 })).data) as Record<string, unknown>;
       const packet = (data: unknown) => json.encode({ pattern: subject, id: 'attack', data });
       const before = acceptedCount('remote/nap');

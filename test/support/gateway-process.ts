@@ -1,7 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-export const REPO_ROOT = join(__dirname, '..', '..');
+/** The checkout these helpers belong to, found upwards from here: the same from test/support and from a bench's compiled copy. */
+function repoRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) if (existsSync(join(dir, 'apps', 'gateway', 'bin', 'toolgate.js'))) return dir;
+  throw new Error(`no Toolgate checkout above ${from}`);
+}
+
+export const REPO_ROOT = repoRoot(__dirname);
 const BIN = join(REPO_ROOT, 'apps', 'gateway', 'bin', 'toolgate.js');
 
 export interface RunningGateway {

@@ -24,6 +24,7 @@ export { GuardedServerNats } from './sources/remote/guarded-nats.server';
 export { catalogDigest, type NatsOptions, natsConnectOptions, RemoteWorkers, type RemoteWorkersOptions } from './sources/remote/remote.workers';
 export {
   acceptedSchema,
+  callRoute,
   callSchema,
   cancelSchema,
   firstIssue,

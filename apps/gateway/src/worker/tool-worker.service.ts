@@ -3,6 +3,7 @@ import { ClientNats } from '@nestjs/microservices';
 import { type ExecutionRouteHandlers, SchemaCache, serverExecutionRoute } from '@toolgate/executor';
 import {
   CatalogService,
+  callRoute,
   callSchema,
   cancelSchema,
   catalogDigest,
@@ -37,7 +38,7 @@ const ENVELOPE_BYTES = 4 * 1024;
 /**
  * A tool worker: hosts the plugin packages of its folders (loaded, validated and isolated exactly as
  * the gateway's own) and serves their calls over NATS. It announces every version it hosts with its
- * descriptor and hash, heartbeats with its load, and answers calls on one subject per descriptor hash
+ * descriptor and hash, heartbeats with its load, and answers calls on one subject per tool version and descriptor hash (callRoute)
  * in the deployment's queue group, so the workers of one version share its calls. A call is checked
  * (shape, hosted hash, arguments against the schema, deadline, capacity) before it runs; the tool's
  * signal aborts at the deadline or when a gateway cancels the call.
@@ -69,10 +70,10 @@ export class ToolWorkerService implements OnApplicationBootstrap, OnApplicationS
 
   /** Runs after the registry loaded the plugins (this module imports it). */
   async onApplicationBootstrap(): Promise<void> {
-    for (const version of this.hostable()) this.hosted.set(version.hash, version);
+    for (const version of this.hostable()) this.hosted.set(callRoute(version.toolId, version.version, version.hash), version);
     const connect = natsConnectOptions(this.config.nats, `toolgate-worker ${this.config.workerId}`);
     const server = new GuardedServerNats(connect);
-    for (const hash of this.hosted.keys()) server.addHandler(this.subjects.call(hash), async (data: unknown) => this.serve(hash, data), false, { queue: this.subjects.queue });
+    for (const route of this.hosted.keys()) server.addHandler(this.subjects.call(route), async (data: unknown) => this.serve(route, data), false, { queue: this.subjects.queue });
     server.addHandler(this.subjects.discover, async (data: unknown) => this.onDiscover(data), true);
     server.addHandler(this.subjects.cancel, async (data: unknown) => this.onCancel(data), true);
     this.server = server;
@@ -142,18 +143,25 @@ export class ToolWorkerService implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** One call: every refusal is a typed reply, never a thrown error (the gateway retries by code). */
-  private async serve(hash: string, data: unknown): Promise<RemoteReply> {
+  private async serve(route: string, data: unknown): Promise<RemoteReply> {
     const refuse = (code: ErrorCode, message: string, notStarted = true): RemoteReply => ({ ok: false, workerId: this.config.workerId, error: { code, message, notStarted } });
     const parsed = callSchema.safeParse(data);
     if (!parsed.success) return refuse(ErrorCode.INVALID_ARGUMENTS, `not a valid call: ${firstIssue(parsed.error)}`);
     const call = parsed.data;
-    const hosted = this.hosted.get(hash);
-    if (!hosted || call.hash !== hash || hosted.toolId !== call.toolId || hosted.version !== call.version) {
+    const hosted = this.hosted.get(route);
+    if (!hosted || call.hash !== hosted.hash || hosted.toolId !== call.toolId || hosted.version !== call.version) {
       return refuse(ErrorCode.TOOL_NOT_FOUND, `this worker does not host ${call.toolId}@${call.version} with descriptor ${call.hash.slice(0, 12)}`);
     }
     if (this.draining) return refuse(ErrorCode.UNAVAILABLE, `worker ${this.config.workerId} is shutting down`);
     if (this.running.has(call.callId)) return refuse(ErrorCode.INVALID_ARGUMENTS, `call ${call.callId} is already running here`, false);
-    if (this.running.size >= this.config.capacity) return refuse(ErrorCode.OVERLOADED, `worker ${this.config.workerId} runs ${this.running.size} calls, its capacity`);
+    if (this.running.size >= this.config.capacity) {
+      // Transient: the gateway tries again after its backoff, on whichever worker of the group has room by then.
+      return {
+        ok: false,
+        workerId: this.config.workerId,
+        error: { code: ErrorCode.OVERLOADED, message: `worker ${this.config.workerId} runs ${this.running.size} calls, its capacity`, notStarted: true, transient: true },
+      };
+    }
     const remaining = call.deadlineAt - Date.now();
     if (remaining <= 0) return refuse(ErrorCode.TIMEOUT, `the call of ${call.toolId} arrived after its deadline`);
     const issues = this.schemas.check(`${hosted.toolId}@${hosted.version}`, 'input', hosted.descriptor.inputSchema, call.arguments, '/arguments');

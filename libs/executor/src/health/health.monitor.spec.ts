@@ -1,4 +1,5 @@
 import type { ToolView } from '@toolgate/registry';
+import { Subject } from 'rxjs';
 import { HealthMonitor } from './health.monitor';
 import { type HealthVerdict, ToolHealthProbe } from './tool-health.probe';
 
@@ -16,7 +17,7 @@ class ScriptedProbe extends ToolHealthProbe {
 }
 
 const tool = (id: string, versions: string[]) => ({ id, versions: versions.map((version) => ({ version, loaded: true })) }) as unknown as ToolView;
-const targets = { activeTools: () => [tool('x/api', ['1.0.0', '2.0.0']), tool('x/plain', ['1.0.0']), tool('x/slow', ['1.0.0'])] };
+const targets = { activeTools: () => [tool('x/api', ['1.0.0', '2.0.0']), tool('x/plain', ['1.0.0']), tool('x/slow', ['1.0.0'])], changes$: new Subject<void>() };
 
 describe('HealthMonitor', () => {
   let apiHealthy = true;
@@ -74,5 +75,34 @@ describe('HealthMonitor', () => {
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     for (let waited = 0; waited < 1000 && timers() > timersBefore; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(timers()).toBeLessThanOrEqual(timersBefore);
+  });
+
+  it('checks again as soon as the catalog changes, also when the change lands during a round, not at the next tick', async () => {
+    const changes$ = new Subject<void>();
+    let healthy = false;
+    let release: () => void = () => undefined;
+    const gate = new ScriptedProbe({
+      'x/api@1.0.0': () => new Promise((resolve) => (release = () => resolve({ healthy }))),
+    });
+    const monitor = new HealthMonitor({ activeTools: () => [tool('x/api', ['1.0.0'])], changes$ }, gate, { intervalMs: 3_600_000, timeoutMs: 5_000 });
+    monitor.start();
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(monitor.isHealthy('x/api', '1.0.0')).toBe(false);
+
+    healthy = true;
+    changes$.next();
+    expect(gate.checks).toHaveLength(2);
+    // A change during that round: its answer may predate the change, so one more round follows.
+    changes$.next();
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.checks).toHaveLength(3);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(monitor.isHealthy('x/api', '1.0.0')).toBe(true);
+    await monitor.stop();
+    changes$.next();
+    expect(gate.checks).toHaveLength(3);
   });
 });

@@ -1,6 +1,6 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { CatalogService } from '@toolgate/registry';
-import { BehaviorSubject, type Observable } from 'rxjs';
+import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
 import { linkedSignal, unboundedListeners } from '../resilience/linked-signal.util';
 import { DEFAULT_HEALTH_OPTIONS, type HealthOptions } from '../resilience/resilience.config';
 import { untilAborted } from '../runtime/tool.errors';
@@ -17,8 +17,8 @@ export interface ToolHealth {
   failures: number;
 }
 
-/** Which versions to check: every loaded version of the catalog's tools. CatalogService fits. */
-export type HealthTargets = Pick<CatalogService, 'activeTools'>;
+/** Which versions to check: every loaded version of the catalog's tools, again whenever the catalog changes. CatalogService fits. */
+export type HealthTargets = Pick<CatalogService, 'activeTools' | 'changes$'>;
 
 const key = (toolId: string, version: string) => `${toolId}@${version}`;
 
@@ -27,6 +27,8 @@ const key = (toolId: string, version: string) => `${toolId}@${version}`;
  * a verdict per tool version. A version without a check, or not checked yet, counts as healthy.
  * `unhealthy$` emits the set of unhealthy `toolId@version` keys whenever it changes, so retrieval can
  * leave them out and the runner can use their fallback; a version that passes again leaves the set.
+ * A catalog change (a version approved, a worker's tools taking over) is checked at once, not at the
+ * next tick: a verdict on what a version was before the change must not hold its calls back a whole interval.
  */
 export class HealthMonitor implements OnApplicationShutdown {
   private readonly logger = new Logger('ToolHealth');
@@ -36,6 +38,9 @@ export class HealthMonitor implements OnApplicationShutdown {
   readonly unhealthy$: Observable<ReadonlySet<string>> = this.unhealthy.asObservable();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<ToolHealth[]> | undefined;
+  /** The catalog changed during a round: what it checked may be stale, so another round follows. */
+  private changedDuringRound = false;
+  private catalogChanges: Subscription | undefined;
   /** Every check in flight listens on it (each removes its listener when done): as many as there are tool versions. */
   private readonly stopping = unboundedListeners(new AbortController());
 
@@ -50,13 +55,20 @@ export class HealthMonitor implements OnApplicationShutdown {
     if (this.timer || this.stopping.signal.aborted) return;
     this.timer = setInterval(() => void this.checkAll(), this.options.intervalMs);
     this.timer.unref();
+    this.catalogChanges = this.targets.changes$.subscribe(() => this.recheck());
     void this.checkAll();
+  }
+
+  private recheck(): void {
+    if (this.running) this.changedDuringRound = true;
+    else void this.checkAll();
   }
 
   /** Stops the schedule, aborts checks in progress and waits for them to end. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.catalogChanges?.unsubscribe();
     this.stopping.abort();
     await this.running;
   }
@@ -83,6 +95,9 @@ export class HealthMonitor implements OnApplicationShutdown {
     if (this.running) return this.running;
     this.running = this.round().finally(() => {
       this.running = undefined;
+      if (!this.changedDuringRound || this.stopping.signal.aborted) return;
+      this.changedDuringRound = false;
+      void this.checkAll();
     });
     return this.running;
   }

@@ -48,7 +48,7 @@ export class RemoteToolInvoker extends ToolInvoker implements ToolHealthProbe {
 
   /** Healthy while a live worker hosts the pinned descriptor; the workers run the tool's own health check. */
   async check(toolId: string, version: string): Promise<HealthVerdict> {
-    const live = this.workers.liveWorkers(this.pinnedHash(toolId, version));
+    const live = this.workers.liveWorkers(toolId, version, this.pinnedHash(toolId, version));
     if (live.length === 0) return { healthy: false, detail: 'no live worker hosts this version' };
     return { healthy: true, detail: `${live.length} worker${live.length === 1 ? '' : 's'}: ${live.map((w) => w.workerId).join(', ')}` };
   }

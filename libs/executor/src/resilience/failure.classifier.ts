@@ -38,8 +38,9 @@ function markedNotStarted(error: unknown): boolean {
 }
 
 /**
- * Worth another attempt: timeouts, unavailability, network failures and failures the tool marked transient.
- * Never caller errors (INVALID_ARGUMENTS, FORBIDDEN, ...), an open breaker or a full bulkhead.
+ * Worth another attempt: timeouts, unavailability, network failures and failures the tool marked transient,
+ * and an OVERLOADED marked transient (a remote worker at its capacity: another one, or a moment later, has room).
+ * Never caller errors (INVALID_ARGUMENTS, FORBIDDEN, ...), an open breaker or this gateway's own full bulkhead.
  */
 export function isTransient(error: unknown): boolean {
   if (!ToolgateError.is(error)) return causeCodes(error).some((code) => TRANSIENT_NETWORK_CODES.has(code));
@@ -47,6 +48,8 @@ export function isTransient(error: unknown): boolean {
     case ErrorCode.TIMEOUT:
     case ErrorCode.UNAVAILABLE:
       return true;
+    case ErrorCode.OVERLOADED:
+      return markedTransient(error);
     case ErrorCode.TOOL_FAILED:
       return markedTransient(error) || causeCodes(error).some((code) => TRANSIENT_NETWORK_CODES.has(code));
     default:

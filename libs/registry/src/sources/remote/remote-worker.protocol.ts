@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ErrorCode } from '@toolgate/sdk';
 import { z } from 'zod';
 
@@ -10,20 +11,24 @@ import { z } from 'zod';
  * - `<prefix>.workers.announce`   worker → gateways: who it is and every tool it hosts
  * - `<prefix>.workers.heartbeat`  worker → gateways: still alive, load, catalog digest
  * - `<prefix>.workers.discover`   gateway → workers: announce yourselves now
- * - `<prefix>.call.<hash>`        gateway → one worker of the queue group: run a call of the tool version whose descriptor hashes to <hash>
+ * - `<prefix>.call.<route>`       gateway → one worker of the queue group: run a call of the tool version `callRoute` names
  * - `<prefix>.calls.accepted`     worker → gateways: which worker took a call (so its death fails the call at once)
  * - `<prefix>.cancel`             gateway → workers: stop a call
- * Calls are addressed by descriptor hash, so a worker whose descriptor drifted from the pinned one
- * listens on another subject and is never called with the pinned version's calls.
+ * Calls are addressed by tool version and descriptor hash together, so a worker whose descriptor
+ * drifted from the pinned one listens on another subject and is never called with the pinned version's
+ * calls, and two packages shipping identical descriptors never share a subject.
  */
 export const DEFAULT_SUBJECT_PREFIX = 'toolgate';
 export const WORKER_QUEUE = 'workers';
+
+/** The route of one tool version's calls: sha256 over its id, version and descriptor hash (a subject token: no dots, no wildcards). */
+export const callRoute = (toolId: string, version: string, hash: string): string => createHash('sha256').update(`${toolId}@${version}\n${hash}`).digest('hex');
 
 export const subjectsOf = (prefix: string) => ({
   announce: `${prefix}.workers.announce`,
   heartbeat: `${prefix}.workers.heartbeat`,
   discover: `${prefix}.workers.discover`,
-  call: (hash: string) => `${prefix}.call.${hash}`,
+  call: (route: string) => `${prefix}.call.${route}`,
   accepted: `${prefix}.calls.accepted`,
   cancel: `${prefix}.cancel`,
   queue: `${prefix}.${WORKER_QUEUE}`,
@@ -39,7 +44,7 @@ const WORKER_ID = z
 
 const heartbeatFields = {
   workerId: WORKER_ID,
-  /** sha256 over the hosted descriptors' hashes: a gateway that does not know it asks for an announcement. */
+  /** catalogDigest over the call routes it serves: a gateway that does not know it asks for an announcement. */
   digest: HASH,
   /** Calls the worker runs at once; beyond it a call gets OVERLOADED. */
   capacity: z.number().int().min(1).max(100_000),

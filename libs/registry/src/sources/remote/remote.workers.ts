@@ -11,6 +11,7 @@ import { GuardedServerNats } from './guarded-nats.server';
 import {
   acceptedSchema,
   announcementSchema,
+  callRoute,
   firstIssue,
   heartbeatSchema,
   type RemoteCall,
@@ -52,9 +53,11 @@ export const natsConnectOptions = (options: NatsOptions, name: string) => ({
 interface LiveWorker {
   heartbeat: WorkerHeartbeat;
   lastSeenAt: number;
-  /** Descriptor hashes it hosts, from its last announcement matching the heartbeat's digest. */
-  hashes: ReadonlySet<string>;
+  /** Call routes (see callRoute) it serves, from its last announcement matching the heartbeat's digest. */
+  routes: ReadonlySet<string>;
   digest?: string;
+  /** The packages it announced that passed the checks, by `name@version`: what could be offered once the offered host is gone. */
+  packages: ReadonlyMap<string, Omit<OfferedPackage, 'from'>>;
 }
 
 interface OfferedPackage {
@@ -62,6 +65,8 @@ interface OfferedPackage {
   version: string;
   /** Hashes of the descriptors offered, in announcement order: what the catalog pins. */
   hashes: readonly string[];
+  /** The call route of each tool, in the same order. */
+  routes: readonly string[];
   tools: ToolManifest[];
   /** The worker whose announcement is offered; another worker's differing descriptor is offered only once no worker hosts this one. */
   from: string;
@@ -72,10 +77,10 @@ interface PendingCall {
   fail(error: ToolgateError): void;
 }
 
-/** sha256 over sorted descriptor hashes: a worker's catalog in one value (its heartbeat carries it). */
-export function catalogDigest(hashes: Iterable<string>): string {
+/** sha256 over a worker's sorted call routes: its catalog in one value (its heartbeat carries it). */
+export function catalogDigest(routes: Iterable<string>): string {
   return createHash('sha256')
-    .update([...hashes].sort().join('\n'))
+    .update([...routes].sort().join('\n'))
     .digest('hex');
 }
 
@@ -130,11 +135,15 @@ export class RemoteWorkers implements OnApplicationShutdown {
     return [...offered, ...this.refused.values()];
   }
 
-  /** Workers alive now that host the descriptor `hash`. */
-  liveWorkers(hash: string): { workerId: string; inFlight: number; capacity: number }[] {
+  /** Workers alive now that host `toolId@version` with the descriptor `hash`. */
+  liveWorkers(toolId: string, version: string, hash: string): { workerId: string; inFlight: number; capacity: number }[] {
+    return this.liveOn(callRoute(toolId, version, hash));
+  }
+
+  private liveOn(route: string): { workerId: string; inFlight: number; capacity: number }[] {
     const now = Date.now();
     return [...this.workers.entries()]
-      .filter(([, worker]) => worker.hashes.has(hash) && !this.isGone(worker, now))
+      .filter(([, worker]) => worker.routes.has(route) && !this.isGone(worker, now))
       .map(([workerId, worker]) => ({ workerId, inFlight: worker.heartbeat.inFlight, capacity: worker.heartbeat.capacity }));
   }
 
@@ -146,7 +155,8 @@ export class RemoteWorkers implements OnApplicationShutdown {
   async call(call: RemoteCall, signal: AbortSignal): Promise<unknown> {
     const client = this.client;
     if (!this.options || !client) throw unavailable('remote tool workers are not configured (TOOLGATE_NATS_URL)', true);
-    if (this.liveWorkers(call.hash).length === 0) throw unavailable(`no live worker hosts ${call.toolId}@${call.version}`, true);
+    const route = callRoute(call.toolId, call.version, call.hash);
+    if (this.liveOn(route).length === 0) throw unavailable(`no live worker hosts ${call.toolId}@${call.version}`, true);
     signal.throwIfAborted();
     return new Promise<unknown>((resolve, reject) => {
       let settled = false;
@@ -172,7 +182,7 @@ export class RemoteWorkers implements OnApplicationShutdown {
       const timer = setTimeout(() => fail(new ToolgateError(ErrorCode.TIMEOUT, `${call.toolId}@${call.version} did not answer before its deadline`), true), Math.max(1, call.deadlineAt - Date.now()));
       signal.addEventListener('abort', onAbort, { once: true });
       this.pending.set(call.callId, { fail: (error) => fail(error) });
-      const subscription = client.send(this.subjects.call(call.hash), call).subscribe({
+      const subscription = client.send(this.subjects.call(route), call).subscribe({
         next: (raw: unknown) => settle(() => this.outputOf(call, raw), false),
         error: (error: unknown) => fail(this.transportError(call, error)),
       });
@@ -257,7 +267,8 @@ export class RemoteWorkers implements OnApplicationShutdown {
       return;
     }
     const announcement = parsed.data;
-    const hashes = new Set<string>();
+    const routes = new Set<string>();
+    const packages = new Map<string, Omit<OfferedPackage, 'from'>>();
     let changed = false;
     for (const pkg of announcement.packages) {
       const key = `${pkg.name}@${pkg.version}`;
@@ -268,26 +279,30 @@ export class RemoteWorkers implements OnApplicationShutdown {
         changed = true;
         continue;
       }
-      for (const hash of checked.hashes) hashes.add(hash);
+      for (const route of checked.routes) routes.add(route);
+      packages.set(key, { name: pkg.name, version: pkg.version, hashes: checked.hashes, routes: checked.routes, tools: checked.tools });
       const current = this.offered.get(key);
-      const same = current && current.hashes.length === checked.hashes.length && current.hashes.every((hash, i) => hash === checked.hashes[i]);
+      const same = current && current.routes.length === checked.routes.length && current.routes.every((route, i) => route === checked.routes[i]);
       if (same) continue;
-      if (current && this.liveWorkers(current.hashes[0]).some((w) => w.workerId !== announcement.workerId)) {
+      if (current && this.liveOn(current.routes[0]).some((w) => w.workerId !== announcement.workerId)) {
         this.logger.warn(
           { worker: announcement.workerId, package: key, offeredBy: current.from },
           'a worker announces a package version whose descriptors differ from the ones other workers host: it gets none of their calls',
         );
         continue;
       }
-      this.offered.set(key, { name: pkg.name, version: pkg.version, hashes: checked.hashes, tools: checked.tools, from: announcement.workerId });
+      this.offered.set(key, { name: pkg.name, version: pkg.version, hashes: checked.hashes, routes: checked.routes, tools: checked.tools, from: announcement.workerId });
       changed = true;
     }
-    this.workers.set(announcement.workerId, { heartbeat: { ...announcement }, lastSeenAt: Date.now(), hashes, digest: announcement.digest });
+    this.workers.set(announcement.workerId, { heartbeat: { ...announcement }, lastSeenAt: Date.now(), routes, digest: announcement.digest, packages });
     if (changed) this.changed.next();
   }
 
   /** A package as announced, checked as a plugin's would be: manifests valid, names unique, each hash the descriptor's own. */
-  private checkPackage(announcement: WorkerAnnouncement, pkg: WorkerAnnouncement['packages'][number]): { ok: true; tools: ToolManifest[]; hashes: string[] } | { ok: false; failure: FailedPlugin } {
+  private checkPackage(
+    announcement: WorkerAnnouncement,
+    pkg: WorkerAnnouncement['packages'][number],
+  ): { ok: true; tools: ToolManifest[]; hashes: string[]; routes: string[] } | { ok: false; failure: FailedPlugin } {
     const identity = { name: pkg.name, version: pkg.version };
     const issues: ErrorDetail[] = [];
     if (!semver.valid(pkg.version)) issues.push({ path: '/version', message: 'must be a semver version' });
@@ -309,7 +324,7 @@ export class RemoteWorkers implements OnApplicationShutdown {
       const error = new ToolgateError(ErrorCode.PLUGIN_INVALID, `worker ${announcement.workerId} announced ${pkg.name}@${pkg.version} with invalid tools`, issues);
       return { ok: false, failure: { ok: false, dir: `nats:${announcement.workerId}`, identity: semver.valid(pkg.version) ? identity : undefined, label: pkg.name, error } };
     }
-    return { ok: true, tools, hashes };
+    return { ok: true, tools, hashes, routes: tools.map((tool, i) => callRoute(`${namespaceOfPackage(pkg.name)}/${tool.name}`, pkg.version, hashes[i])) };
   }
 
   private isGone(worker: LiveWorker, now: number): boolean {
@@ -317,17 +332,39 @@ export class RemoteWorkers implements OnApplicationShutdown {
     return now - worker.lastSeenAt > worker.heartbeat.intervalMs * (missed + 0.5);
   }
 
-  /** Forgets workers that stopped heartbeating and fails the calls they had taken. */
+  /**
+   * Forgets workers that stopped heartbeating and fails the calls they had taken. A package version whose
+   * offered descriptors no live worker hosts any more goes to a live worker announcing different ones:
+   * the catalog sees the changed descriptors and holds the version until they are approved.
+   */
   private sweep(): void {
     const now = Date.now();
+    let gone = false;
     for (const [workerId, worker] of this.workers) {
       if (!this.isGone(worker, now)) continue;
+      gone = true;
       this.workers.delete(workerId);
       this.logger.warn({ worker: workerId, silentMs: now - worker.lastSeenAt }, 'a tool worker stopped heartbeating: counted gone');
       for (const pending of this.pending.values()) {
         if (pending.workerId === workerId) pending.fail(unavailable(`worker ${workerId} stopped answering during the call`, false));
       }
     }
+    if (gone) this.offerWhatLiveWorkersHost();
+  }
+
+  private offerWhatLiveWorkersHost(): void {
+    let changed = false;
+    for (const [key, offered] of this.offered) {
+      if (this.liveOn(offered.routes[0]).length > 0) continue;
+      const successor = [...this.workers.entries()].find(([, worker]) => worker.packages.get(key));
+      if (!successor) continue;
+      const [workerId, worker] = successor;
+      const pkg = worker.packages.get(key) as Omit<OfferedPackage, 'from'>;
+      this.logger.warn({ worker: workerId, package: key, offeredBy: offered.from }, 'no live worker hosts the offered descriptors of a package version: offering the ones another worker announced');
+      this.offered.set(key, { ...pkg, from: workerId });
+      changed = true;
+    }
+    if (changed) this.changed.next();
   }
 
   async onApplicationShutdown(): Promise<void> {
