@@ -107,7 +107,15 @@ async function main(): Promise<void> {
   try {
     workers.push(await startWorker('w1', workerEnv));
     gateway = await startGateway(
-      { ...BM25_ONLY, TOOLGATE_DATA_DIR: join(work, 'data'), TOOLGATE_PLUGIN_DIRS: localPlugins, TOOLGATE_PLUGIN_IMPORT_CACHE: 'off', ...natsEnv(nats.url, 'gateway') },
+      // The per-principal rate limit would cap both sides alike and hide what the path costs.
+      {
+        ...BM25_ONLY,
+        TOOLGATE_DATA_DIR: join(work, 'data'),
+        TOOLGATE_PLUGIN_DIRS: localPlugins,
+        TOOLGATE_PLUGIN_IMPORT_CACHE: 'off',
+        TOOLGATE_RATE_LIMIT_PER_MINUTE: '0',
+        ...natsEnv(nats.url, 'gateway'),
+      },
       work,
     );
     const g = gateway;

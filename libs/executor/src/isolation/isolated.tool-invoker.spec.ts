@@ -208,6 +208,35 @@ describe('IsolatedToolInvoker', () => {
     await expect(invoker.invoke(call('drift/echo'))).rejects.toMatchObject({ code: ErrorCode.PLUGIN_INVALID });
   });
 
+  it('keeps versions apart although npm installs them at one path: an upgrade in place runs its own code, and the replaced version never runs the new code', async () => {
+    const dir = join(root, 'inplace');
+    mkdirSync(dir, { recursive: true });
+    const loaded = new Map<string, ToolManifest>();
+    // Same descriptor in both releases, different code: only the version tells them apart.
+    const install = (version: string, answer: string) => {
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: '@fixtures/inplace', version, toolgate: { sdk: '^0.1.0', tools: './index.js' } }));
+      writeFileSync(join(dir, 'index.js'), `exports.tools = [${tool('which', `async () => ({ answer: '${answer}' })`)}];`);
+      delete require.cache[join(dir, 'index.js')];
+      loaded.set(version, (require(join(dir, 'index.js')).tools as ToolManifest[])[0]);
+    };
+    const versions = { manifest: (_toolId: string, version: string) => loaded.get(version), packageDir: () => dir };
+    const options = { ...DEFAULT_ISOLATION_OPTIONS, heapMb: 32, poolSize: 1, killGraceMs: 50, netHosts: [] };
+    const at = (version: string) => ({ ...call('inplace/which'), version });
+    const upgraded = new IsolatedToolInvoker(versions, options);
+    const fresh = new IsolatedToolInvoker(versions, options);
+    try {
+      install('1.0.0', 'one');
+      await expect(upgraded.invoke(at('1.0.0'))).resolves.toEqual({ answer: 'one' });
+      install('1.1.0', 'two');
+      await expect(upgraded.invoke(at('1.1.0'))).resolves.toEqual({ answer: 'two' });
+      // 1.0.0 keeps the code its worker loaded, or is refused; it never answers with 1.1.0's.
+      expect((await failure(upgraded.invoke(at('1.0.0')))).message).not.toContain('two');
+      await expect(fresh.invoke(at('1.0.0'))).rejects.toMatchObject({ code: ErrorCode.PLUGIN_INVALID, message: expect.stringContaining('now holds @fixtures/inplace@1.1.0, not version 1.0.0') });
+    } finally {
+      await Promise.all([upgraded.close(), fresh.close()]);
+    }
+  });
+
   it('keeps a cold start out of the tool timeout: a plugin that loads slower than its timeout succeeds on its first call', async () => {
     const resilient = new ResilientToolInvoker(invoker, catalog, DEFAULT_RESILIENCE_OPTIONS);
     await expect(resilient.invoke(call('slow/quick'))).resolves.toEqual({ ok: true });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { type CatalogService, pluginEntry, pluginEnv, pluginLoadPaths } from '@toolgate/registry';
 import { descriptorHash, ErrorCode, parseToolRef, ToolgateError, type ToolLogger, type ToolManifest, type ToolSpan } from '@toolgate/sdk';
@@ -24,10 +25,12 @@ interface LocatedTool {
 /** The pool key part for calls that belong to no tenant (health checks, warm-up). */
 const PLATFORM = '';
 
-function profileOf(manifest: ToolManifest, dir: string, entry: string, declared: { env?: string[]; addons?: boolean }): WorkerProfile {
+function profileOf(manifest: ToolManifest, version: string, dir: string, entry: string, declared: { env?: string[]; addons?: boolean }): WorkerProfile {
   const scopes = manifest.permissions.scopes;
   return {
     entry,
+    version,
+    packageJson: join(dir, 'package.json'),
     env: pluginEnv(declared.env),
     readPaths: scopes.includes('fs:read') || scopes.includes('fs:write') ? ['*'] : pluginLoadPaths(dir),
     write: scopes.includes('fs:write'),
@@ -167,7 +170,8 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     if (this.closed) throw new ToolgateError(ErrorCode.UNAVAILABLE, 'the executor is shutting down');
     const { profile } = tool;
     const generation = this.generations.get(tool.entry) ?? 0;
-    const key = JSON.stringify([tool.entry, tenant, profile.readPaths.includes('*'), profile.write, profile.spawn, profile.addons, generation]);
+    // Per version too: npm installs every version of a package at one path, and a worker holds the code of the version it loaded.
+    const key = JSON.stringify([tool.entry, profile.version, tenant, profile.readPaths.includes('*'), profile.write, profile.spawn, profile.addons, generation]);
     let held = this.pools.get(key);
     if (!held) {
       const spares = this.sparesFor(tool);
@@ -180,10 +184,10 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     return held.pool;
   }
 
-  /** One set of spares per package, profile and code generation: what a spare may do is fixed at its start. */
+  /** One set of spares per package version, profile and code generation: what a spare may do is fixed at its start. */
   private sparesFor(tool: LocatedTool): SpareWorkers {
     const generation = this.generations.get(tool.entry) ?? 0;
-    const key = JSON.stringify([tool.entry, tool.profile.readPaths.includes('*'), tool.profile.write, tool.profile.spawn, tool.profile.addons, generation]);
+    const key = JSON.stringify([tool.entry, tool.profile.version, tool.profile.readPaths.includes('*'), tool.profile.write, tool.profile.spawn, tool.profile.addons, generation]);
     let held = this.spares.get(key);
     if (!held) {
       held = { spares: new SpareWorkers(tool.profile, this.options), entry: tool.entry, generation };
@@ -229,7 +233,7 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     const cached = this.located.get(key);
     if (cached?.manifest === manifest) return cached;
     const { entry, toolgate } = pluginEntry(dir, key);
-    const located: LocatedTool = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest), profile: profileOf(manifest, dir, entry, toolgate) };
+    const located: LocatedTool = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest), profile: profileOf(manifest, version, dir, entry, toolgate) };
     if (cached && cached.hash !== located.hash) this.retire(entry);
     this.located.set(key, located);
     return located;

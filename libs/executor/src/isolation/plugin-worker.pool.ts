@@ -19,6 +19,9 @@ const STDERR_TAIL_BYTES = 8 * 1024;
 export interface WorkerProfile {
   /** Absolute path of the plugin package's tools entry. */
   entry: string;
+  /** The package version the catalog loaded from that folder, and the folder's package.json: a worker refuses a folder that now holds another version. */
+  version: string;
+  packageJson: string;
   /** The whole environment the process gets: only what the plugin declared, nothing of the host's. */
   env: Record<string, string>;
   /** Paths the process may read (its package, the node_modules it resolves from, the sdk); `*` for tools with `fs:read`. */
@@ -158,7 +161,7 @@ class PluginWorker {
     );
     this.child.on('error', (error: Error) => this.onCrash(error));
     this.child.on('exit', (code, signal) => this.onExit(code, signal));
-    writeFrame(stdin, { type: 'boot', boot: { entry: profile.entry, netHosts: options.netHosts, sdk: BUILT_SDK_ENTRY } });
+    writeFrame(stdin, { type: 'boot', boot: { entry: profile.entry, version: profile.version, packageJson: profile.packageJson, netHosts: options.netHosts, sdk: BUILT_SDK_ENTRY } });
   }
 
   get busy(): boolean {

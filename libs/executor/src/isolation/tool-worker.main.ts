@@ -73,12 +73,24 @@ function guardNetwork(refusal: NetRefusal): void {
   };
 }
 
-/** The plugin's tools, loaded on first use; a tool is returned only while its descriptor hash is the one the catalog pinned. */
-function pluginTools(entry: string, sdk: string): ToolLookup {
+/**
+ * The plugin's tools, loaded on first use: only while the folder still holds the package version this
+ * worker serves (an upgrade in place replaces it), and a tool only while its descriptor hash is the one
+ * the catalog pinned.
+ */
+function pluginTools({ entry, sdk, version, packageJson }: WorkerBoot): ToolLookup {
   const { descriptorHash } = require(sdk) as { descriptorHash(manifest: ToolManifest): string };
   let tools: Map<string, { manifest: ToolManifest; hash: string }> | undefined;
   const load = () => {
     if (tools) return tools;
+    const fs = require('node:fs') as typeof import('node:fs');
+    const installed = (JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { name?: string; version?: string }) ?? {};
+    if (installed.version !== version) {
+      throw workerError(
+        'PLUGIN_INVALID',
+        `the package folder now holds ${installed.name ?? 'a package'}@${installed.version ?? '?'}, not version ${version}: its code is not this version's; reload plugins`,
+      );
+    }
     const mod = require(entry) as { tools?: unknown; default?: unknown };
     const exported = (mod.tools ?? mod.default) as ToolManifest[];
     tools = new Map(exported.map((m) => [m.name, { manifest: m, hash: descriptorHash(m) }]));
@@ -226,7 +238,7 @@ function toolWorkerMain(): void {
   const onMessage = (message: { type: 'boot'; boot: WorkerBoot } | WorkerRequest | AbortRequest) => {
     if (message.type === 'boot') {
       guardNetwork(netPolicy(message.boot.netHosts, () => current?.scopes ?? []));
-      toolFor = pluginTools(message.boot.entry, message.boot.sdk);
+      toolFor = pluginTools(message.boot);
       return;
     }
     if (message.type === 'abort') {

@@ -3,6 +3,9 @@
 export interface WorkerBoot {
   /** Absolute path of the plugin package's tools entry. */
   entry: string;
+  /** The package version this worker serves, and where its package.json is: npm installs every version of a package into one folder. */
+  version: string;
+  packageJson: string;
   /** Host globs a `net:fetch` tool may connect to; empty = no restriction beyond the plugin's own. */
   netHosts: string[];
   /** Built sdk entry, for the descriptor-hash check. */
