@@ -2,8 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEYS, startTwoTenantServer, TWO_TENANT_POLICY, type TwoTenantServer } from '../security/support/two-tenants';
-import { graphql, REPO_ROOT } from '../support/gateway-process';
+import { graphql, REPO_ROOT, type RunningWorker, startWorker } from '../support/gateway-process';
 import { type JaegerSpan, type RunningJaeger, startJaeger } from '../support/jaeger';
+import { type NatsServerHandle, startNats } from '../support/nats-server';
+import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
+import { natsEnv, REMOTE_TOOLS, USERS } from '../support/remote-fixtures';
 import { eventually } from '../support/service-process';
 
 const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -33,6 +36,8 @@ function ancestry(span: JaegerSpan, spans: JaegerSpan[]): string[] {
 describe('tracing into a real Jaeger', () => {
   let jaeger: RunningJaeger;
   let server: TwoTenantServer;
+  let nats: NatsServerHandle;
+  let worker: RunningWorker;
   const work = mkdtempSync(join(tmpdir(), 'toolgate-jaeger-'));
 
   beforeAll(async () => {
@@ -43,11 +48,27 @@ mcpServers:
     command: ${process.execPath}
     args: [${JSON.stringify(EVERYTHING)}, stdio]
 `;
-    server = await startTwoTenantServer({ OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'toolgate-e2e' }, { policy });
+    // A remote tool worker exporting to the same Jaeger: its call spans must join the gateway's traces.
+    nats = await startNats({ users: USERS });
+    const workerPlugins = join(work, 'worker-plugins');
+    writePlugin(workerPlugins, { folder: 'remote', packageJson: pluginPackage('@fixtures/remote', '1.0.0'), entry: REMOTE_TOOLS });
+    worker = await startWorker('traced-worker', {
+      ...natsEnv(nats.url, 'worker'),
+      TOOLGATE_PLUGIN_DIRS: workerPlugins,
+      OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_SERVICE_NAME: 'toolgate-e2e-worker',
+    });
+    server = await startTwoTenantServer(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'toolgate-e2e', ...natsEnv(nats.url, 'gateway') },
+      { policy },
+    );
   });
 
   afterAll(async () => {
     await server?.stop();
+    await worker?.kill();
+    await nats?.stop();
     await jaeger?.stop();
     rmSync(work, { recursive: true, force: true });
   });
@@ -135,5 +156,25 @@ mcpServers:
     const failedCall = failedTrace.spans.find((s) => s.operationName === 'execute_tool units/convert') as JaegerSpan;
     expect(tagOf(failedCall, 'error.type')).toEqual(expect.any(String));
     expect(tagOf(failedCall, 'error')).toBe(true);
+  });
+
+  it("continues the trace on a remote tool worker: its call span (the worker's own service) is a child of the gateway's tool call span", async () => {
+    const answer = await graphql<{ executePlan: RunAnswer }>(server.url, 'mutation($plan: PlanInput!) { executePlan(plan: $plan) { id status traceId steps { id tool status } } }', {
+      key: KEYS.acmeAdmin,
+      variables: { plan: { steps: [{ id: 'rest', tool: 'remote/nap', arguments: { ms: 5, label: 'traced' } }] } },
+    });
+    expect(answer.errors).toBeUndefined();
+    const run = answer.data?.executePlan as RunAnswer;
+    expect(run.status).toBe('SUCCEEDED');
+    const trace = await eventually('the worker span in Jaeger', async () => {
+      const found = await traceOf(run, 1);
+      return found.spans.some((s) => s.operationName === 'toolgate.worker.call') ? found : undefined;
+    });
+    const call = trace.spans.find((s) => s.operationName === 'toolgate.worker.call') as JaegerSpan;
+    expect(trace.processes[call.processID].serviceName).toBe('toolgate-e2e-worker');
+    expect(ancestry(call, trace.spans).slice(0, 4)).toEqual(['toolgate.worker.call', 'execute_tool remote/nap', 'toolgate.step', 'toolgate.execute']);
+    expect(tagOf(call, 'span.kind')).toBe('server');
+    expect(tagOf(call, 'toolgate.worker.id')).toBe('traced-worker');
+    expect(tagOf(call, 'toolgate.run.id')).toBe(run.id);
   });
 });

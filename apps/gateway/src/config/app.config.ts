@@ -5,7 +5,8 @@ import { type RetrievalModuleOptions, retrievalEnvSchema, retrievalOptionsFromEn
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { z } from 'zod';
 
-const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+/** An env boolean: true|false|1|0. */
+export const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const gatewayEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),

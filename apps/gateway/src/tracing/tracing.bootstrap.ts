@@ -8,7 +8,13 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import type { AppConfig } from '../config/app.config';
+
+/** What tracing reads: the gateway's and a tool worker's config both carry it. */
+export interface TracingSettings {
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  OTEL_SERVICE_NAME: string;
+  TOOLGATE_TRACE_CONSOLE: boolean;
+}
 
 /**
  * Starts OpenTelemetry. Must run before Nest, Express, GraphQL, TypeORM and pino are required so the
@@ -16,7 +22,7 @@ import type { AppConfig } from '../config/app.config';
  * printed with TOOLGATE_TRACE_CONSOLE; with neither, tracing is off and nothing is patched (the
  * instrumentations would only slow every require down).
  */
-export function startTracing(config: AppConfig['gateway']): NodeSDK | null {
+export function startTracing(config: TracingSettings): NodeSDK | null {
   const spanProcessors: SpanProcessor[] = [];
   if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
     const url = `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces`;

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ClientNats } from '@nestjs/microservices';
+import { propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { type ExecutionRouteHandlers, SchemaCache, serverExecutionRoute } from '@toolgate/executor';
 import {
   CatalogService,
@@ -31,6 +32,8 @@ interface HostedVersion {
   descriptor: ToolDescriptor;
   hash: string;
 }
+
+const tracer = trace.getTracer('toolgate.worker');
 
 /** Room left in a NATS message for the reply's envelope around the output. */
 const ENVELOPE_BYTES = 4 * 1024;
@@ -178,7 +181,7 @@ export class ToolWorkerService implements OnApplicationBootstrap, OnApplicationS
     this.client?.emit(this.subjects.accepted, { callId: call.callId, workerId: this.config.workerId }).subscribe({ error: () => undefined });
     this.logger.debug({ callId: call.callId, tool: `${call.toolId}@${call.version}`, tenant: call.principal.tenant, attempt: call.attempt }, 'call accepted');
     try {
-      const output = await this.run(call, controller.signal);
+      const output = await this.traced(call, (span) => this.run(call, controller.signal, span));
       if (Buffer.byteLength(JSON.stringify(output ?? null)) > this.maxPayload - ENVELOPE_BYTES) {
         return refuse(ErrorCode.OUTPUT_TOO_LARGE, `the output of ${call.toolId} is larger than a NATS message may be (${this.maxPayload} bytes)`, false);
       }
@@ -198,7 +201,32 @@ export class ToolWorkerService implements OnApplicationBootstrap, OnApplicationS
     }
   }
 
-  private async run(call: RemoteCall, signal: AbortSignal): Promise<unknown> {
+  /** The call as a span of this worker under the gateway's step span (its traceparent came with the call); a no-op without tracing. */
+  private traced<T>(call: RemoteCall, work: (span: Span) => Promise<T>): Promise<T> {
+    const parent = call.traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent: call.traceparent }) : ROOT_CONTEXT;
+    const attributes = {
+      'toolgate.tool': call.toolId,
+      'toolgate.tool.version': call.version,
+      'toolgate.worker.id': this.config.workerId,
+      'toolgate.run.id': call.runId,
+      'toolgate.step.id': call.stepId,
+      'toolgate.step.attempt': call.attempt,
+      'toolgate.tenant': call.principal.tenant,
+    };
+    return tracer.startActiveSpan('toolgate.worker.call', { kind: SpanKind.SERVER, attributes }, parent, async (span) => {
+      try {
+        return await work(span);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        if (ToolgateError.is(error)) span.setAttribute('toolgate.error.code', error.code);
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  private async run(call: RemoteCall, signal: AbortSignal, span: Span): Promise<unknown> {
     const invoker = this.route.invoker;
     const prepared = { toolId: call.toolId, version: call.version, callId: call.callId, principal: call.principal };
     try {
@@ -215,6 +243,7 @@ export class ToolWorkerService implements OnApplicationBootstrap, OnApplicationS
         idempotencyKey: call.idempotencyKey,
         signal,
         deadlineAt: call.deadlineAt,
+        span,
       });
     } finally {
       invoker.release(prepared);

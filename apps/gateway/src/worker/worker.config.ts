@@ -3,6 +3,8 @@ import { type ExecutorModuleOptions, executorEnvSchema, executorModuleOptionsFro
 import { type NatsOptions, natsOptionsFromEnv, type RegistryModuleOptions, registryEnvSchema, registryOptionsFromEnv } from '@toolgate/registry';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { z } from 'zod';
+import { flag } from '../config/app.config';
+import type { TracingSettings } from '../tracing/tracing.bootstrap';
 
 /** What a tool worker reads beyond the registry's plugin and NATS settings and the executor's isolation settings. */
 export const workerEnvSchema = z.object({
@@ -15,6 +17,10 @@ export const workerEnvSchema = z.object({
   TOOLGATE_WORKER_CAPACITY: z.coerce.number().int().min(1).max(100_000).default(16),
   TOOLGATE_WORKER_HEARTBEAT_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Spans of the calls it serves, children of the gateway's step span (its traceparent travels with the call). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('toolgate-worker'),
+  TOOLGATE_TRACE_CONSOLE: flag.default(false),
 });
 
 export interface WorkerConfig {
@@ -22,6 +28,7 @@ export interface WorkerConfig {
   capacity: number;
   heartbeatMs: number;
   logLevel: z.infer<typeof workerEnvSchema>['LOG_LEVEL'];
+  tracing: TracingSettings;
   nats: NatsOptions;
   /** Plugin loading as the gateway's (folders, import limits); the catalog lives in memory: a worker keeps nothing. */
   registry: RegistryModuleOptions;
@@ -46,6 +53,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     capacity: worker.TOOLGATE_WORKER_CAPACITY,
     heartbeatMs: worker.TOOLGATE_WORKER_HEARTBEAT_MS,
     logLevel: worker.LOG_LEVEL,
+    tracing: { OTEL_EXPORTER_OTLP_ENDPOINT: worker.OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME: worker.OTEL_SERVICE_NAME, TOOLGATE_TRACE_CONSOLE: worker.TOOLGATE_TRACE_CONSOLE },
     nats: natsOptionsFromEnv(registryEnv),
     registry: { ...registry, database: { type: 'sqlite', path: ':memory:' }, policyFile: null, remote: null },
     executor: executorModuleOptionsFromEnv(executorEnvSchema.parse(env)),

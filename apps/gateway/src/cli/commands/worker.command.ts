@@ -19,10 +19,15 @@ export function registerWorkerCommand(program: Command): void {
       };
       const { loadWorkerConfig } = await import('../../worker/worker.config');
       const config = loadWorkerConfig(env);
+      const { startTracing } = await import('../../tracing/tracing.bootstrap');
+      const tracing = startTracing(config.tracing);
       const { startToolWorker } = await import('../../worker/tool-worker.main');
       const worker = await startToolWorker(config);
-      const stop = () => void worker.close();
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      const stop = async () => {
+        await worker.close();
+        await tracing?.shutdown();
+      };
+      process.once('SIGTERM', () => void stop());
+      process.once('SIGINT', () => void stop());
     });
 }
