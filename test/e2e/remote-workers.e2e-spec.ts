@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callRoute } from '@toolgate/registry';
-import { connect, JSONCodec, type NatsConnection, StringCodec } from 'nats';
+import { connect, JSONCodec, type NatsConnection, nkeyAuthenticator, nkeys, StringCodec } from 'nats';
 import { BM25_ONLY, graphql, type RunningGateway, type RunningWorker, startGateway, startWorker } from '../support/gateway-process';
 import { type NatsServerHandle, startNats } from '../support/nats-server';
 import { pluginPackage, writePlugin } from '../support/plugin-fixtures';
-import { natsEnv, REMOTE_TOOLS, USERS } from '../support/remote-fixtures';
+import { natsEnv, REMOTE_TOOLS, USERS, WORKER_NKEY_SEED } from '../support/remote-fixtures';
 import { pollUntil as until } from '../support/service-process';
 
 /*
@@ -256,6 +256,25 @@ describe('remote tool workers over NATS', () => {
     workers.delete('rogue');
   }, 90_000);
 
+  it('serves through a worker that authenticates with an nkey seed instead of a password', async () => {
+    const { TOOLGATE_NATS_USER: _user, TOOLGATE_NATS_PASSWORD: _password, ...noPassword } = workerEnv;
+    const dir = join(work, 'plugins-keyed');
+    writePlugin(dir, { folder: 'keyed', packageJson: pluginPackage('@fixtures/keyed', '1.0.0'), entry: REMOTE_TOOLS });
+    const keyed = await startWorker('keyed', { ...noPassword, TOOLGATE_PLUGIN_DIRS: dir, TOOLGATE_NATS_NKEY_SEED: WORKER_NKEY_SEED });
+    workers.set('keyed', keyed);
+    await until(
+      'keyed/nap listed',
+      () => version('keyed/nap'),
+      (v) => v?.state === 'ACTIVE',
+      30_000,
+    );
+    expect(await execute('keyed/nap', { ms: 1, label: 'signed' })).toMatchObject({ status: 'SUCCEEDED', steps: [{ output: { label: 'signed' } }] });
+    expect(keyed.accepted().filter((a) => a.tool === 'keyed/nap@1.0.0')).toHaveLength(1);
+    expect(keyed.logs()).not.toContain(WORKER_NKEY_SEED);
+    await keyed.kill('SIGKILL');
+    workers.delete('keyed');
+  }, 60_000);
+
   describe('as an attacker on the NATS network', () => {
     let hash: string;
     let subject: string;
@@ -295,6 +314,9 @@ describe('remote tool workers over NATS', () => {
 
     it('cannot connect without the credentials of a part of the deployment', async () => {
       await expect(connect({ servers: nats.url, reconnect: false })).rejects.toThrow(/authorization/i);
+      // A key pair of its own: the server knows only the deployment's public keys.
+      const forged = nkeyAuthenticator(nkeys.createUser().getSeed());
+      await expect(connect({ servers: nats.url, authenticator: forged, reconnect: false })).rejects.toThrow(/authorization/i);
       await expect(connect({ servers: nats.url, user: 'worker', pass: 'guessed', reconnect: false })).rejects.toThrow(/authorization/i);
     });
 

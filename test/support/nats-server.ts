@@ -6,8 +6,11 @@ import { type ServiceProcess, startServiceProcess } from './service-process';
 
 /** A user of the test server, with its subject allow-lists (omitted: every subject; `[]`: none). */
 export interface NatsUser {
+  /** Its name in the fixtures; with `nkey` it is not sent to the server (an nkey user has no name there). */
   user: string;
-  password: string;
+  password?: string;
+  /** The user's public nkey (U…): it authenticates by signing the server's nonce with its seed, no password. */
+  nkey?: string;
   /** Subjects it may publish to (wildcards allowed). */
   publish?: string[];
   /** Subjects it may subscribe to; a requester needs `_INBOX.>` here to get its replies. */
@@ -78,7 +81,8 @@ function natsConfig(port: number, httpPort: number, users: NatsUser[] | undefine
   if (users && users.length > 0) {
     const entries = users.map((user) => {
       const permissions = permissionsOf(user);
-      return { user: user.user, password: user.password, ...(permissions ? { permissions } : {}) };
+      const identity = user.nkey ? { nkey: user.nkey } : { user: user.user, password: user.password };
+      return { ...identity, ...(permissions ? { permissions } : {}) };
     });
     lines.push(`authorization: ${JSON.stringify({ users: entries }, null, 2)}`);
   }

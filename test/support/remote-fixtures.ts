@@ -1,3 +1,4 @@
+import { nkeys } from 'nats';
 import type { NatsUser } from './nats-server';
 
 /** Fixtures for the remote worker tests: a plugin package for `toolgate worker`, and NATS users with the permissions of each part. */
@@ -30,6 +31,10 @@ exports.tools = [
 ];
 `;
 
+const WORKER_NKEY = nkeys.createUser();
+/** The seed of the `worker-nkey` user, for TOOLGATE_NATS_NKEY_SEED. */
+export const WORKER_NKEY_SEED = new TextDecoder().decode(WORKER_NKEY.getSeed());
+
 /** What each part of one deployment may do on NATS (prefix `toolgate`); the README shows the same. */
 export const USERS: NatsUser[] = [
   {
@@ -45,11 +50,19 @@ export const USERS: NatsUser[] = [
     subscribe: ['toolgate.call.>', 'toolgate.workers.discover', 'toolgate.cancel'],
     allowResponses: true,
   },
+  // A worker that authenticates with an nkey (its seed in TOOLGATE_NATS_NKEY_SEED), the worker's permissions.
+  {
+    user: 'worker-nkey',
+    nkey: WORKER_NKEY.getPublicKey(),
+    publish: ['toolgate.workers.announce', 'toolgate.workers.heartbeat', 'toolgate.calls.accepted'],
+    subscribe: ['toolgate.call.>', 'toolgate.workers.discover', 'toolgate.cancel'],
+    allowResponses: true,
+  },
   // Another deployment's client on the same NATS: its own subjects only.
   { user: 'outsider', password: 'outsider-secret', publish: ['other.>'], subscribe: ['other.>', '_INBOX.>'] },
 ];
 
-const PASSWORDS: Record<string, string> = Object.fromEntries(USERS.map((u) => [u.user, u.password]));
+const PASSWORDS: Record<string, string> = Object.fromEntries(USERS.flatMap((u) => (u.password ? [[u.user, u.password]] : [])));
 
 /** The NATS settings of a gateway or a worker of the test deployment. */
 export const natsEnv = (url: string, user: 'gateway' | 'worker'): Record<string, string> => ({

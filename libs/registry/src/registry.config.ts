@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { z } from 'zod';
 import { ToolVersionState } from './persistence/tool-version.entity';
 import type { RegistryModuleOptions } from './registry.module-definition';
@@ -56,6 +57,11 @@ export const registryEnvSchema = z.object({
     .optional(),
   TOOLGATE_NATS_USER: z.string().min(1).optional(),
   TOOLGATE_NATS_PASSWORD: z.string().min(1).optional(),
+  /** Instead of user and password: the part's NATS user nkey seed (the server knows only its public key). */
+  TOOLGATE_NATS_NKEY_SEED: z
+    .string()
+    .regex(/^SU[A-Z2-7]{56}$/, 'must be a NATS user nkey seed (58 characters starting with SU)')
+    .optional(),
   /** Subject prefix of one deployment: its gateways and workers share it, and NATS permissions can be granted on it. */
   TOOLGATE_NATS_PREFIX: z
     .string()
@@ -107,10 +113,16 @@ export function registryOptionsFromEnv(env: RegistryEnv, cwd = process.cwd()): R
 }
 
 /** The NATS connection settings gateways and workers read alike (TOOLGATE_NATS_*). */
-export function natsOptionsFromEnv(env: Pick<RegistryEnv, 'TOOLGATE_NATS_URL' | 'TOOLGATE_NATS_USER' | 'TOOLGATE_NATS_PASSWORD' | 'TOOLGATE_NATS_PREFIX'>): NatsOptions {
+export function natsOptionsFromEnv(env: Pick<RegistryEnv, 'TOOLGATE_NATS_URL' | 'TOOLGATE_NATS_USER' | 'TOOLGATE_NATS_PASSWORD' | 'TOOLGATE_NATS_NKEY_SEED' | 'TOOLGATE_NATS_PREFIX'>): NatsOptions {
+  if (env.TOOLGATE_NATS_NKEY_SEED && env.TOOLGATE_NATS_USER) {
+    throw new ToolgateError(ErrorCode.INVALID_CONFIG, 'invalid NATS credentials', [
+      { path: 'TOOLGATE_NATS_NKEY_SEED', message: 'set either an nkey seed or TOOLGATE_NATS_USER/TOOLGATE_NATS_PASSWORD, not both' },
+    ]);
+  }
   return {
     servers: env.TOOLGATE_NATS_URL ?? [],
     ...(env.TOOLGATE_NATS_USER ? { user: env.TOOLGATE_NATS_USER, password: env.TOOLGATE_NATS_PASSWORD ?? '' } : {}),
+    ...(env.TOOLGATE_NATS_NKEY_SEED ? { nkeySeed: env.TOOLGATE_NATS_NKEY_SEED } : {}),
     prefix: env.TOOLGATE_NATS_PREFIX,
   };
 }

@@ -32,6 +32,19 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes NATS credentials as user and password or as an nkey seed, never both, and masks the seed', () => {
+    const seed = `SU${'A'.repeat(56)}`;
+    const keyed = loadConfig({ TOOLGATE_NATS_URL: 'nats://nats:4222', TOOLGATE_NATS_NKEY_SEED: seed });
+    expect(keyed.registry.remote).toMatchObject({ servers: ['nats://nats:4222'], nkeySeed: seed });
+    expect(JSON.stringify(maskConfig(keyed))).not.toContain(seed);
+    expect(() => loadConfig({ TOOLGATE_NATS_URL: 'nats://nats:4222', TOOLGATE_NATS_NKEY_SEED: 'SUshort' })).toThrow(
+      expect.objectContaining({ details: [expect.objectContaining({ path: 'TOOLGATE_NATS_NKEY_SEED' })] }),
+    );
+    expect(() => loadConfig({ TOOLGATE_NATS_URL: 'nats://nats:4222', TOOLGATE_NATS_NKEY_SEED: seed, TOOLGATE_NATS_USER: 'gw', TOOLGATE_NATS_PASSWORD: 'pw' })).toThrow(
+      expect.objectContaining({ code: ErrorCode.INVALID_CONFIG, details: [expect.objectContaining({ path: 'TOOLGATE_NATS_NKEY_SEED' })] }),
+    );
+  });
+
   it('gives transport limits that fit one documented image and let any admissible operation pass the rate budget', () => {
     expect(loadConfig({}).gateway).toMatchObject({
       TOOLGATE_MAX_BODY_BYTES: 16 * 1024 * 1024,

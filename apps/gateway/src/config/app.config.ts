@@ -95,7 +95,7 @@ function limitConflicts({ gateway, planner }: AppConfig): { path: string; messag
 /** Config safe to print: credentials in URLs, API keys and passwords are replaced. */
 export function maskConfig(config: AppConfig): unknown {
   const mask = (value: unknown, key = ''): unknown => {
-    if (/(apiKey|password)$/i.test(key) && typeof value === 'string') return '****';
+    if (/(apiKey|password|seed)$/i.test(key) && typeof value === 'string') return '****';
     if (typeof value === 'string') return value.replace(/(\/\/[^:/@]+:)[^@]+@/, '$1****@');
     if (Array.isArray(value)) return value.map((item) => mask(item));
     if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v, k)]));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { ClientNats } from '@nestjs/microservices';
 import { descriptorHash, ErrorCode, type ErrorDetail, namespaceOfPackage, ToolgateError, type ToolManifest, validateManifest } from '@toolgate/sdk';
-import type { NatsConnection } from 'nats';
+import { type NatsConnection, nkeyAuthenticator } from 'nats';
 import { Subject } from 'rxjs';
 import semver from 'semver';
 import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../../registry.module-definition';
@@ -27,6 +27,8 @@ export interface NatsOptions {
   servers: string[];
   user?: string;
   password?: string;
+  /** A NATS user nkey seed, instead of user and password. */
+  nkeySeed?: string;
   /** Subject prefix of this deployment: gateways and workers of one deployment share it. */
   prefix: string;
 }
@@ -45,6 +47,7 @@ export const natsConnectOptions = (options: NatsOptions, name: string) => ({
   servers: options.servers,
   name,
   ...(options.user !== undefined ? { user: options.user, pass: options.password ?? '' } : {}),
+  ...(options.nkeySeed ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(options.nkeySeed)) } : {}),
   waitOnFirstConnect: true,
   maxReconnectAttempts: -1,
   reconnectTimeWait: 250,
