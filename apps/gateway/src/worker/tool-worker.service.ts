@@ -147,7 +147,11 @@ export class ToolWorkerService implements OnApplicationBootstrap, OnApplicationS
 
   /** One call: every refusal is a typed reply, never a thrown error (the gateway retries by code). */
   private async serve(route: string, data: unknown): Promise<RemoteReply> {
-    const refuse = (code: ErrorCode, message: string, notStarted = true): RemoteReply => ({ ok: false, workerId: this.config.workerId, error: { code, message, notStarted } });
+    const refuse = (code: ErrorCode, message: string, notStarted = true, transient = false): RemoteReply => ({
+      ok: false,
+      workerId: this.config.workerId,
+      error: { code, message, notStarted, ...(transient ? { transient } : {}) },
+    });
     const parsed = callSchema.safeParse(data);
     if (!parsed.success) return refuse(ErrorCode.INVALID_ARGUMENTS, `not a valid call: ${firstIssue(parsed.error)}`);
     const call = parsed.data;
@@ -157,14 +161,8 @@ export class ToolWorkerService implements OnApplicationBootstrap, OnApplicationS
     }
     if (this.draining) return refuse(ErrorCode.UNAVAILABLE, `worker ${this.config.workerId} is shutting down`);
     if (this.running.has(call.callId)) return refuse(ErrorCode.INVALID_ARGUMENTS, `call ${call.callId} is already running here`, false);
-    if (this.running.size >= this.config.capacity) {
-      // Transient: the gateway tries again after its backoff, on whichever worker of the group has room by then.
-      return {
-        ok: false,
-        workerId: this.config.workerId,
-        error: { code: ErrorCode.OVERLOADED, message: `worker ${this.config.workerId} runs ${this.running.size} calls, its capacity`, notStarted: true, transient: true },
-      };
-    }
+    // Transient: the gateway tries again after its backoff, on whichever worker of the group has room by then.
+    if (this.running.size >= this.config.capacity) return refuse(ErrorCode.OVERLOADED, `worker ${this.config.workerId} runs ${this.running.size} calls, its capacity`, true, true);
     const remaining = call.deadlineAt - Date.now();
     if (remaining <= 0) return refuse(ErrorCode.TIMEOUT, `the call of ${call.toolId} arrived after its deadline`);
     const issues = this.schemas.check(`${hosted.toolId}@${hosted.version}`, 'input', hosted.descriptor.inputSchema, call.arguments, '/arguments');

@@ -84,7 +84,7 @@ function pluginTools({ entry, sdk, version, packageJson }: WorkerBoot): ToolLook
   const load = () => {
     if (tools) return tools;
     const fs = require('node:fs') as typeof import('node:fs');
-    const installed = (JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { name?: string; version?: string }) ?? {};
+    const installed: { name?: string; version?: string } = JSON.parse(fs.readFileSync(packageJson, 'utf8')) ?? {};
     if (installed.version !== version) {
       throw workerError(
         'PLUGIN_INVALID',

@@ -66,9 +66,7 @@ interface LiveWorker {
 interface OfferedPackage {
   name: string;
   version: string;
-  /** Hashes of the descriptors offered, in announcement order: what the catalog pins. */
-  hashes: readonly string[];
-  /** The call route of each tool, in the same order. */
+  /** The call route (see callRoute) of each tool, in announcement order. */
   routes: readonly string[];
   tools: ToolManifest[];
   /** The worker whose announcement is offered; another worker's differing descriptor is offered only once no worker hosts this one. */
@@ -283,7 +281,8 @@ export class RemoteWorkers implements OnApplicationShutdown {
         continue;
       }
       for (const route of checked.routes) routes.add(route);
-      packages.set(key, { name: pkg.name, version: pkg.version, hashes: checked.hashes, routes: checked.routes, tools: checked.tools });
+      const announced = { name: pkg.name, version: pkg.version, routes: checked.routes, tools: checked.tools };
+      packages.set(key, announced);
       const current = this.offered.get(key);
       const same = current && current.routes.length === checked.routes.length && current.routes.every((route, i) => route === checked.routes[i]);
       if (same) continue;
@@ -294,7 +293,7 @@ export class RemoteWorkers implements OnApplicationShutdown {
         );
         continue;
       }
-      this.offered.set(key, { name: pkg.name, version: pkg.version, hashes: checked.hashes, routes: checked.routes, tools: checked.tools, from: announcement.workerId });
+      this.offered.set(key, { ...announced, from: announcement.workerId });
       changed = true;
     }
     this.workers.set(announcement.workerId, { heartbeat: { ...announcement }, lastSeenAt: Date.now(), routes, digest: announcement.digest, packages });
@@ -302,10 +301,7 @@ export class RemoteWorkers implements OnApplicationShutdown {
   }
 
   /** A package as announced, checked as a plugin's would be: manifests valid, names unique, each hash the descriptor's own. */
-  private checkPackage(
-    announcement: WorkerAnnouncement,
-    pkg: WorkerAnnouncement['packages'][number],
-  ): { ok: true; tools: ToolManifest[]; hashes: string[]; routes: string[] } | { ok: false; failure: FailedPlugin } {
+  private checkPackage(announcement: WorkerAnnouncement, pkg: WorkerAnnouncement['packages'][number]): { ok: true; tools: ToolManifest[]; routes: string[] } | { ok: false; failure: FailedPlugin } {
     const identity = { name: pkg.name, version: pkg.version };
     const issues: ErrorDetail[] = [];
     if (!semver.valid(pkg.version)) issues.push({ path: '/version', message: 'must be a semver version' });
@@ -327,7 +323,7 @@ export class RemoteWorkers implements OnApplicationShutdown {
       const error = new ToolgateError(ErrorCode.PLUGIN_INVALID, `worker ${announcement.workerId} announced ${pkg.name}@${pkg.version} with invalid tools`, issues);
       return { ok: false, failure: { ok: false, dir: `nats:${announcement.workerId}`, identity: semver.valid(pkg.version) ? identity : undefined, label: pkg.name, error } };
     }
-    return { ok: true, tools, hashes, routes: tools.map((tool, i) => callRoute(`${namespaceOfPackage(pkg.name)}/${tool.name}`, pkg.version, hashes[i])) };
+    return { ok: true, tools, routes: tools.map((tool, i) => callRoute(`${namespaceOfPackage(pkg.name)}/${tool.name}`, pkg.version, hashes[i])) };
   }
 
   private isGone(worker: LiveWorker, now: number): boolean {
@@ -359,12 +355,16 @@ export class RemoteWorkers implements OnApplicationShutdown {
     let changed = false;
     for (const [key, offered] of this.offered) {
       if (this.liveOn(offered.routes[0]).length > 0) continue;
-      const successor = [...this.workers.entries()].find(([, worker]) => worker.packages.get(key));
+      const successor = [...this.workers].flatMap(([workerId, worker]) => {
+        const pkg = worker.packages.get(key);
+        return pkg ? [{ ...pkg, from: workerId }] : [];
+      })[0];
       if (!successor) continue;
-      const [workerId, worker] = successor;
-      const pkg = worker.packages.get(key) as Omit<OfferedPackage, 'from'>;
-      this.logger.warn({ worker: workerId, package: key, offeredBy: offered.from }, 'no live worker hosts the offered descriptors of a package version: offering the ones another worker announced');
-      this.offered.set(key, { ...pkg, from: workerId });
+      this.logger.warn(
+        { worker: successor.from, package: key, offeredBy: offered.from },
+        'no live worker hosts the offered descriptors of a package version: offering the ones another worker announced',
+      );
+      this.offered.set(key, successor);
       changed = true;
     }
     if (changed) this.changed.next();
