@@ -8,7 +8,7 @@ export { scanDescriptor } from './integrity/descriptor.scanner';
 export { IntegrityRule } from './integrity/integrity.types';
 export { openDataSource } from './persistence/data-source.factory';
 export { DatabaseChanges, type RunEventNotice } from './persistence/database.changes';
-export { PluginStatus } from './persistence/plugin.entity';
+export { type PluginCode, PluginStatus } from './persistence/plugin.entity';
 export { ToolVersionState } from './persistence/tool-version.entity';
 export { natsOptionsFromEnv, type RegistryEnv, registryEnvSchema, registryOptionsFromEnv } from './registry.config';
 export { RegistryModule } from './registry.module';

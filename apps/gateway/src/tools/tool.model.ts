@@ -264,13 +264,15 @@ export class Plugin {
   @Field() version!: string;
   @Field() namespace!: string;
   @Field() path!: string;
-  @Field() status!: string;
+  @Field({ description: 'LOADED, FAILED, or MISSING (not found on disk at the last load)' }) status!: string;
   @Field(() => PluginError, { nullable: true }) error!: PluginError | null;
   @Field(() => Int) toolCount!: number;
+  @Field(() => String, { nullable: true, description: 'sha256 of the code this version loaded (its package folder, or its install); the workers that run it refuse other code' })
+  codeHash!: string | null;
   @Field() updatedAt!: Date;
 
-  static from(view: PluginView): Plugin {
-    return { ...view };
+  static from({ code, ...view }: PluginView): Plugin {
+    return { ...view, codeHash: code?.hash ?? null };
   }
 }
 

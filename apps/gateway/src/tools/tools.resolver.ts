@@ -57,7 +57,8 @@ export class ToolsResolver {
   @Mutation(() => PluginLoadReport, { description: 'Discover and load plugin packages again; new versions register beside old ones (platform admins: it affects every tenant).' })
   async reloadPlugins(@CurrentPrincipal() principal: Principal): Promise<PluginLoadReport> {
     this.access.assertPlatformAdmin(principal, 'reloading plugins');
-    return this.catalog.loadPlugins();
+    const report = await this.catalog.loadPlugins();
+    return { ...report, loaded: report.loaded.map(Plugin.from), failed: report.failed.map(Plugin.from) };
   }
 
   @Mutation(() => Tool, {

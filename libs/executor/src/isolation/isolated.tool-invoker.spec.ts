@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { ErrorCode, ToolgateError, type ToolManifest } from '@toolgate/sdk';
+import { ErrorCode, packageCodeHash, ToolgateError, type ToolManifest } from '@toolgate/sdk';
 import { DEFAULT_ISOLATION_OPTIONS, DEFAULT_RESILIENCE_OPTIONS } from '../resilience/resilience.config';
 import { ResilientToolInvoker } from '../resilience/resilient.tool-invoker';
 import type { Invocation } from '../runtime/tool-invoker.port';
@@ -70,7 +70,7 @@ function writePackage(name: string, source: string, env?: string[]): string {
   return dir;
 }
 
-const catalog = { manifest: (toolId: string) => manifests.get(toolId), packageDir: (toolId: string) => dirs.get(toolId) };
+const catalog = { manifest: (toolId: string) => manifests.get(toolId), packageDir: (toolId: string) => dirs.get(toolId), packageCode: () => null };
 
 let sequence = 0;
 function call(toolId: string, args: Record<string, unknown> = {}, signal = new AbortController().signal): Invocation {
@@ -219,7 +219,7 @@ describe('IsolatedToolInvoker', () => {
       delete require.cache[join(dir, 'index.js')];
       loaded.set(version, (require(join(dir, 'index.js')).tools as ToolManifest[])[0]);
     };
-    const versions = { manifest: (_toolId: string, version: string) => loaded.get(version), packageDir: () => dir };
+    const versions = { manifest: (_toolId: string, version: string) => loaded.get(version), packageDir: () => dir, packageCode: () => null };
     const options = { ...DEFAULT_ISOLATION_OPTIONS, heapMb: 32, poolSize: 1, killGraceMs: 50, netHosts: [] };
     const at = (version: string) => ({ ...call('inplace/which'), version });
     const upgraded = new IsolatedToolInvoker(versions, options);
@@ -234,6 +234,36 @@ describe('IsolatedToolInvoker', () => {
       await expect(fresh.invoke(at('1.0.0'))).rejects.toMatchObject({ code: ErrorCode.PLUGIN_INVALID, message: expect.stringContaining('now holds @fixtures/inplace@1.1.0, not version 1.0.0') });
     } finally {
       await Promise.all([upgraded.close(), fresh.close()]);
+    }
+  });
+
+  it('runs only the code the catalog loaded: same version, same descriptor, changed code is refused until the catalog loads it again', async () => {
+    const dir = join(root, 'pinned');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: '@fixtures/pinned', version: '1.0.0', toolgate: { sdk: '^0.1.0', tools: './index.js' } }));
+    const release = (answer: string) => writeFileSync(join(dir, 'index.js'), `exports.tools = [${tool('which', `async () => ({ answer: '${answer}' })`)}];`);
+    release('loaded');
+    const manifest = (require(join(dir, 'index.js')).tools as ToolManifest[])[0];
+    let code = { root: dir, hash: packageCodeHash(dir) as string };
+    const pinned = { manifest: () => manifest, packageDir: () => dir, packageCode: () => code };
+    const options = { ...DEFAULT_ISOLATION_OPTIONS, heapMb: 32, poolSize: 1, killGraceMs: 50, netHosts: [] };
+    const first = new IsolatedToolInvoker(pinned, options);
+    const cold = new IsolatedToolInvoker(pinned, options);
+    try {
+      await expect(first.invoke(call('pinned/which'))).resolves.toEqual({ answer: 'loaded' });
+      release('swapped');
+      // A new worker (another gateway, a replaced one) finds other files than were loaded: refused before any of it runs.
+      await expect(cold.invoke(call('pinned/which'))).rejects.toMatchObject({ code: ErrorCode.PLUGIN_INVALID, message: expect.stringContaining('is not the code loaded as version 1.0.0') });
+      // An added file counts as much as a changed one.
+      release('loaded');
+      writeFileSync(join(dir, 'extra.js'), 'module.exports = 1;');
+      await expect(cold.invoke(call('pinned/which'))).rejects.toMatchObject({ code: ErrorCode.PLUGIN_INVALID });
+      // The catalog loads the new code (a reload): its hash is pinned, the old workers are retired, the new code runs.
+      release('swapped');
+      code = { root: dir, hash: packageCodeHash(dir) as string };
+      await expect(first.invoke(call('pinned/which'))).resolves.toEqual({ answer: 'swapped' });
+    } finally {
+      await Promise.all([first.close(), cold.close()]);
     }
   });
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { type CatalogService, pluginEntry, pluginEnv, pluginLoadPaths } from '@toolgate/registry';
+import { type CatalogService, type PluginCode, pluginEntry, pluginEnv, pluginLoadPaths } from '@toolgate/registry';
 import { descriptorHash, ErrorCode, parseToolRef, ToolgateError, type ToolLogger, type ToolManifest, type ToolSpan } from '@toolgate/sdk';
 import type { HealthVerdict, ToolHealthProbe } from '../health/tool-health.probe';
 import { DEFAULT_ISOLATION_OPTIONS, type IsolationOptions } from '../resilience/resilience.config';
@@ -8,8 +8,8 @@ import { type Invocation, type PreparedCall, ToolInvoker } from '../runtime/tool
 import { type CallSinks, PluginWorkerPool, SpareWorkers, type WorkerProfile } from './plugin-worker.pool';
 import type { LoadRequest, WorkerRequest } from './tool-worker.protocol';
 
-/** What the invoker needs of the catalog: a version's manifest and the folder of the package that ships it. CatalogService fits. */
-export type PluginCodeLookup = Pick<CatalogService, 'manifest' | 'packageDir'>;
+/** What the invoker needs of the catalog: a version's manifest, the folder of the package that ships it and the code it loaded. CatalogService fits. */
+export type PluginCodeLookup = Pick<CatalogService, 'manifest' | 'packageDir' | 'packageCode'>;
 
 const NO_SPAN: ToolSpan = { setAttribute: () => undefined, addEvent: () => undefined };
 
@@ -25,12 +25,13 @@ interface LocatedTool {
 /** The pool key part for calls that belong to no tenant (health checks, warm-up). */
 const PLATFORM = '';
 
-function profileOf(manifest: ToolManifest, version: string, dir: string, entry: string, declared: { env?: string[]; addons?: boolean }): WorkerProfile {
+function profileOf(manifest: ToolManifest, version: string, dir: string, code: PluginCode | null, entry: string, declared: { env?: string[]; addons?: boolean }): WorkerProfile {
   const scopes = manifest.permissions.scopes;
   return {
     entry,
     version,
     packageJson: join(dir, 'package.json'),
+    code: code && { root: code.root, hash: code.hash },
     env: pluginEnv(declared.env),
     readPaths: scopes.includes('fs:read') || scopes.includes('fs:write') ? ['*'] : pluginLoadPaths(dir),
     write: scopes.includes('fs:write'),
@@ -171,7 +172,7 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     const { profile } = tool;
     const generation = this.generations.get(tool.entry) ?? 0;
     // Per version too: npm installs every version of a package at one path, and a worker holds the code of the version it loaded.
-    const key = JSON.stringify([tool.entry, profile.version, tenant, profile.readPaths.includes('*'), profile.write, profile.spawn, profile.addons, generation]);
+    const key = JSON.stringify([tool.entry, profile.version, profile.code?.hash, tenant, profile.readPaths.includes('*'), profile.write, profile.spawn, profile.addons, generation]);
     let held = this.pools.get(key);
     if (!held) {
       const spares = this.sparesFor(tool);
@@ -187,7 +188,16 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
   /** One set of spares per package version, profile and code generation: what a spare may do is fixed at its start. */
   private sparesFor(tool: LocatedTool): SpareWorkers {
     const generation = this.generations.get(tool.entry) ?? 0;
-    const key = JSON.stringify([tool.entry, tool.profile.version, tool.profile.readPaths.includes('*'), tool.profile.write, tool.profile.spawn, tool.profile.addons, generation]);
+    const key = JSON.stringify([
+      tool.entry,
+      tool.profile.version,
+      tool.profile.code?.hash,
+      tool.profile.readPaths.includes('*'),
+      tool.profile.write,
+      tool.profile.spawn,
+      tool.profile.addons,
+      generation,
+    ]);
     let held = this.spares.get(key);
     if (!held) {
       held = { spares: new SpareWorkers(tool.profile, this.options), entry: tool.entry, generation };
@@ -230,11 +240,12 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     const manifest = this.catalog.manifest(toolId, version);
     const dir = this.catalog.packageDir(toolId, version);
     if (!manifest || !dir) throw new ToolgateError(ErrorCode.TOOL_NOT_FOUND, `tool ${key} is not loaded`);
+    const code = this.catalog.packageCode(toolId, version);
     const cached = this.located.get(key);
-    if (cached?.manifest === manifest) return cached;
+    if (cached?.manifest === manifest && cached.profile.code?.hash === code?.hash) return cached;
     const { entry, toolgate } = pluginEntry(dir, key);
-    const located: LocatedTool = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest), profile: profileOf(manifest, version, dir, entry, toolgate) };
-    if (cached && cached.hash !== located.hash) this.retire(entry);
+    const located: LocatedTool = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest), profile: profileOf(manifest, version, dir, code, entry, toolgate) };
+    if (cached && (cached.hash !== located.hash || cached.profile.code?.hash !== located.profile.code?.hash)) this.retire(entry);
     this.located.set(key, located);
     return located;
   }

@@ -22,6 +22,8 @@ export interface WorkerProfile {
   /** The package version the catalog loaded from that folder, and the folder's package.json: a worker refuses a folder that now holds another version. */
   version: string;
   packageJson: string;
+  /** The code tree the catalog loaded for that version and its hash: a worker refuses to load anything else (null: too large to hash, not checked). */
+  code: { root: string; hash: string } | null;
   /** The whole environment the process gets: only what the plugin declared, nothing of the host's. */
   env: Record<string, string>;
   /** Paths the process may read (its package, the node_modules it resolves from, the sdk); `*` for tools with `fs:read`. */
@@ -161,7 +163,10 @@ class PluginWorker {
     );
     this.child.on('error', (error: Error) => this.onCrash(error));
     this.child.on('exit', (code, signal) => this.onExit(code, signal));
-    writeFrame(stdin, { type: 'boot', boot: { entry: profile.entry, version: profile.version, packageJson: profile.packageJson, netHosts: options.netHosts, sdk: BUILT_SDK_ENTRY } });
+    writeFrame(stdin, {
+      type: 'boot',
+      boot: { entry: profile.entry, version: profile.version, packageJson: profile.packageJson, code: profile.code, netHosts: options.netHosts, sdk: BUILT_SDK_ENTRY },
+    });
   }
 
   get busy(): boolean {

@@ -75,11 +75,11 @@ function guardNetwork(refusal: NetRefusal): void {
 
 /**
  * The plugin's tools, loaded on first use: only while the folder still holds the package version this
- * worker serves (an upgrade in place replaces it), and a tool only while its descriptor hash is the one
- * the catalog pinned.
+ * worker serves (an upgrade in place replaces it) with the code the catalog loaded for it, and a tool
+ * only while its descriptor hash is the one the catalog pinned.
  */
-function pluginTools({ entry, sdk, version, packageJson }: WorkerBoot): ToolLookup {
-  const { descriptorHash } = require(sdk) as { descriptorHash(manifest: ToolManifest): string };
+function pluginTools({ entry, sdk, version, packageJson, code }: WorkerBoot): ToolLookup {
+  const { descriptorHash, packageCodeHash } = require(sdk) as { descriptorHash(manifest: ToolManifest): string; packageCodeHash(root: string): string | null };
   let tools: Map<string, { manifest: ToolManifest; hash: string }> | undefined;
   const load = () => {
     if (tools) return tools;
@@ -89,6 +89,14 @@ function pluginTools({ entry, sdk, version, packageJson }: WorkerBoot): ToolLook
       throw workerError(
         'PLUGIN_INVALID',
         `the package folder now holds ${installed.name ?? 'a package'}@${installed.version ?? '?'}, not version ${version}: its code is not this version's; reload plugins`,
+      );
+    }
+    // Hashed here, before any of it runs: the files must be those the catalog loaded, whatever was written there since.
+    const found = code && packageCodeHash(code.root);
+    if (code && found !== code.hash) {
+      throw workerError(
+        'PLUGIN_INVALID',
+        `the code in ${code.root} is not the code loaded as version ${version} (code hash ${found ?? 'unreadable'}, loaded ${code.hash}): it changed on disk; reload plugins`,
       );
     }
     const mod = require(entry) as { tools?: unknown; default?: unknown };

@@ -6,6 +6,8 @@ export interface WorkerBoot {
   /** The package version this worker serves, and where its package.json is: npm installs every version of a package into one folder. */
   version: string;
   packageJson: string;
+  /** The code tree the catalog loaded for this version and its hash; null when it was too large to hash. */
+  code: { root: string; hash: string } | null;
   /** Host globs a `net:fetch` tool may connect to; empty = no restriction beyond the plugin's own. */
   netHosts: string[];
   /** Built sdk entry, for the descriptor-hash check. */

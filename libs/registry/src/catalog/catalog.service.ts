@@ -1,6 +1,7 @@
+import { isAbsolute } from 'node:path';
 import { Inject, Injectable, Logger, type OnModuleInit, Optional } from '@nestjs/common';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import { descriptorHash, ErrorCode, formatToolId, parseToolRef, ToolgateError, type ToolManifest, toDescriptor } from '@toolgate/sdk';
+import { descriptorHash, ErrorCode, formatToolId, namespaceOfPackage, parseToolRef, ToolgateError, type ToolManifest, toDescriptor } from '@toolgate/sdk';
 import { Subject } from 'rxjs';
 import semver from 'semver';
 import { DataSource, type EntityManager, IsNull, type QueryDeepPartialEntity } from 'typeorm';
@@ -9,7 +10,7 @@ import type { Principal } from '../access/policy.types';
 import { scanDescriptor } from '../integrity/descriptor.scanner';
 import type { IntegrityFinding } from '../integrity/integrity.types';
 import { CHANGE_CHANNELS, DatabaseChanges } from '../persistence/database.changes';
-import { PluginEntity, PluginStatus } from '../persistence/plugin.entity';
+import { type PluginCode, PluginEntity, PluginStatus } from '../persistence/plugin.entity';
 import { TenantToolStateEntity } from '../persistence/tenant-tool-state.entity';
 import { ToolVersionEntity, ToolVersionState } from '../persistence/tool-version.entity';
 import { transaction } from '../persistence/transaction.queue';
@@ -123,8 +124,12 @@ export class CatalogService implements OnModuleInit {
     return tracer.startActiveSpan('toolgate.registry.load', async (span) => {
       const started = performance.now();
       try {
-        const results = (await Promise.all(sources.map((source) => (changedOnly ? source.loadChanged() : source.load())))).flat();
-        for (const result of results) await this.record(result);
+        const loads = await Promise.all(sources.map(async (source) => ({ source, results: await (changedOnly ? source.loadChanged() : source.load()) })));
+        const results = loads.flatMap((load) => load.results);
+        for (const { source, results: offered } of loads) {
+          for (const result of offered) await this.record(result, source.kind === 'npm');
+          if (source.kind === 'npm' && !changedOnly) await this.markMissing(offered);
+        }
         await this.refresh();
         const touched = new Set(results.map((r) => r.dir));
         const report: PluginLoadReport = {
@@ -207,9 +212,18 @@ export class CatalogService implements OnModuleInit {
 
   /** The folder of the loaded plugin package that ships this version (for running its code elsewhere, e.g. a worker), or undefined. */
   packageDir(toolId: string, version: string): string | undefined {
+    return this.loadedPlugin(toolId, version)?.path;
+  }
+
+  /** The code tree this version loaded and its hash: what a worker running it must find (null when it was too large to hash). */
+  packageCode(toolId: string, version: string): PluginCode | null {
+    return this.loadedPlugin(toolId, version)?.code ?? null;
+  }
+
+  private loadedPlugin(toolId: string, version: string): PluginView | undefined {
     if (!this.manifests.has(versionKey(toolId, version))) return undefined;
     const row = this.tools.get(toolId)?.versions.find((v) => v.version === version);
-    return this.plugins.find((p) => p.packageName === row?.packageName && p.version === version && p.status === PluginStatus.LOADED)?.path;
+    return this.plugins.find((p) => p.packageName === row?.packageName && p.version === version && p.status === PluginStatus.LOADED);
   }
 
   listPlugins(): PluginView[] {
@@ -350,20 +364,36 @@ export class CatalogService implements OnModuleInit {
     return tool.active ?? tool.versions[0];
   }
 
-  private async record(result: PluginLoadResult): Promise<void> {
+  /**
+   * Package versions on disk that a full pass of the npm source no longer found (replaced in place,
+   * uninstalled): MISSING, and their code is no longer offered. Their tool rows stay on record.
+   */
+  private async markMissing(found: readonly PluginLoadResult[]): Promise<void> {
+    const seen = new Set(found.flatMap((result) => (result.identity ? [`${result.identity.name}@${result.identity.version}`] : [])));
+    const repo = this.dataSource.getRepository(PluginEntity);
+    for (const row of await repo.find()) {
+      if (row.status === PluginStatus.MISSING || !isAbsolute(row.path) || seen.has(`${row.packageName}@${row.version}`)) continue;
+      this.unload(row.namespace, row.version);
+      await repo.update({ id: row.id }, { status: PluginStatus.MISSING, error: null });
+      this.logger.log({ plugin: `${row.packageName}@${row.version}`, path: row.path }, 'plugin version no longer found on disk');
+    }
+  }
+
+  /** `fromDisk`: an npm package, whose failed load means the files there now are not what was loaded before. */
+  private async record(result: PluginLoadResult, fromDisk: boolean): Promise<void> {
     if (!result.ok) {
       this.logger.warn({ plugin: result.identity?.name ?? result.dir, error: result.error.describe() }, 'plugin skipped');
-      if (result.identity) await this.upsertPlugin(this.dataSource.manager, result.dir, result.identity.name, result.identity.version, PluginStatus.FAILED, result.error, 0);
+      if (result.identity) {
+        // A package on disk that fails now is not what was loaded before: it stops being offered. A server or worker that failed may come back.
+        if (fromDisk) this.unload(namespaceOfPackage(result.identity.name), result.identity.version);
+        await this.upsertPlugin(this.dataSource.manager, result.dir, result.identity, PluginStatus.FAILED, result.error, 0);
+      }
       return;
     }
     try {
       const { runnable, held } = await transaction(this.dataSource, (tx) => this.register(tx, result));
       // A tool the package (or server) no longer offers stops being loaded; its rows stay on record.
-      const offered = new Set([...runnable.keys(), ...held.keys()]);
-      const suffix = `@${result.identity.version}`;
-      for (const map of [this.manifests, this.held] as Map<string, unknown>[]) {
-        for (const key of map.keys()) if (key.endsWith(suffix) && key.startsWith(`${result.namespace}/`) && !offered.has(key)) map.delete(key);
-      }
+      this.unload(result.namespace, result.identity.version, new Set([...runnable.keys(), ...held.keys()]));
       for (const [key, manifest] of runnable) {
         this.manifests.set(key, manifest);
         this.held.delete(key);
@@ -375,7 +405,8 @@ export class CatalogService implements OnModuleInit {
     } catch (error) {
       const typed = ToolgateError.is(error) ? error : new ToolgateError(ErrorCode.PLUGIN_INVALID, (error as Error).message, [], { cause: error });
       this.logger.warn({ plugin: result.identity.name, error: typed.describe() }, 'plugin skipped');
-      await this.upsertPlugin(this.dataSource.manager, result.dir, result.identity.name, result.identity.version, PluginStatus.FAILED, typed, 0);
+      if (fromDisk) this.unload(result.namespace, result.identity.version);
+      await this.upsertPlugin(this.dataSource.manager, result.dir, result.identity, PluginStatus.FAILED, typed, 0);
     }
   }
 
@@ -448,7 +479,7 @@ export class CatalogService implements OnModuleInit {
         runnable.set(key, manifest);
       }
     }
-    await this.upsertPlugin(tx, plugin.dir, packageName, version, PluginStatus.LOADED, null, plugin.tools.length);
+    await this.upsertPlugin(tx, plugin.dir, plugin.identity, PluginStatus.LOADED, null, plugin.tools.length, plugin.code ?? null);
     return { runnable, held };
   }
 
@@ -477,14 +508,31 @@ export class CatalogService implements OnModuleInit {
     return clip(`quarantined: ${findingsSummary(findings)}; an admin approving hash ${hash} releases it`);
   }
 
-  private async upsertPlugin(tx: EntityManager, path: string, packageName: string, version: string, status: PluginStatus, error: ToolgateError | null, toolCount: number): Promise<void> {
+  /** Drops the loaded (and held) manifests of one package version, but for the tools in `keep`. */
+  private unload(namespace: string, version: string, keep: ReadonlySet<string> = new Set()): void {
+    const suffix = `@${version}`;
+    for (const map of [this.manifests, this.held] as Map<string, unknown>[]) {
+      for (const key of map.keys()) if (key.endsWith(suffix) && key.startsWith(`${namespace}/`) && !keep.has(key)) map.delete(key);
+    }
+  }
+
+  private async upsertPlugin(
+    tx: EntityManager,
+    path: string,
+    { name: packageName, version }: { name: string; version: string },
+    status: PluginStatus,
+    error: ToolgateError | null,
+    toolCount: number,
+    code: PluginCode | null = null,
+  ): Promise<void> {
     const repo = tx.getRepository(PluginEntity);
     const row = (await repo.findOneBy({ packageName, version })) ?? repo.create({ packageName, version });
     Object.assign(row, {
-      namespace: packageName.replace(/^@[^/]+\//, ''),
+      namespace: namespaceOfPackage(packageName),
       path,
       status,
       toolCount,
+      code,
       error: error ? { code: error.code, message: error.message, details: error.details } : null,
     });
     await repo.save(row);
@@ -498,6 +546,7 @@ export class CatalogService implements OnModuleInit {
       path: dir,
       status: PluginStatus.FAILED,
       error: { code: error.code, message: error.message, details: error.details },
+      code: null,
       toolCount: 0,
       updatedAt: new Date(),
     };

@@ -1,6 +1,6 @@
 import type { ErrorDetail, Risk, ToolDescriptor } from '@toolgate/sdk';
 import type { IntegrityFinding } from '../integrity/integrity.types';
-import type { PluginStatus } from '../persistence/plugin.entity';
+import type { PluginCode, PluginStatus } from '../persistence/plugin.entity';
 import type { ToolVersionState } from '../persistence/tool-version.entity';
 
 export interface ToolVersionView {
@@ -43,6 +43,8 @@ export interface PluginView {
   path: string;
   status: PluginStatus;
   error: { code: string; message: string; details: ErrorDetail[] } | null;
+  /** The code tree this version loaded and its hash (what its workers must find), or null. */
+  code: PluginCode | null;
   toolCount: number;
   updatedAt: Date;
 }

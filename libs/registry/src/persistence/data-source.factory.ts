@@ -14,6 +14,7 @@ import { EmbeddingCache1796348400000 } from './migrations/1796348400000-embeddin
 import { RunRecovery1796434800000 } from './migrations/1796434800000-run-recovery.migration';
 import { TenantScopedLearning1796900000000 } from './migrations/1796900000000-tenant-scoped-learning.migration';
 import { TenantToolState1796950000000 } from './migrations/1796950000000-tenant-tool-state.migration';
+import { PluginCode1797000000000 } from './migrations/1797000000000-plugin-code.migration';
 import { PlanningSessionEntity } from './planning-session.entity';
 import { PluginEntity } from './plugin.entity';
 import { RoleEntity } from './role.entity';
@@ -50,6 +51,7 @@ export const REGISTRY_MIGRATIONS = [
   RunRecovery1796434800000,
   TenantScopedLearning1796900000000,
   TenantToolState1796950000000,
+  PluginCode1797000000000,
 ];
 
 /** Binary columns are named per driver (`blob`, `bytea`), so the embedding cache has one entity each. */

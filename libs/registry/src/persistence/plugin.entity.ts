@@ -4,6 +4,13 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn, Unique, UpdateDateColu
 export enum PluginStatus {
   LOADED = 'LOADED',
   FAILED = 'FAILED',
+  /** Not found on disk at the last load (uninstalled, or replaced in place by another version). */
+  MISSING = 'MISSING',
+}
+
+export interface PluginCode {
+  root: string;
+  hash: string;
 }
 
 /** One plugin package version as last seen by discovery. */
@@ -31,6 +38,10 @@ export class PluginEntity {
 
   @Column({ type: 'simple-json', nullable: true })
   error!: { code: string; message: string; details: { path: string; message: string }[] } | null;
+
+  /** The code this version loaded: the tree its hash covers (the package folder, or an install's node_modules) and that hash; null when it had no code here (an MCP server, a remote worker) or was too large to hash. */
+  @Column({ type: 'simple-json', nullable: true })
+  code!: PluginCode | null;
 
   @Column({ name: 'tool_count', type: 'integer', default: 0 })
   toolCount!: number;

@@ -5,6 +5,8 @@ export interface DiscoveredPackage {
   /** Real path of the package folder (symlinks resolved, so a workspace plugin is found once). */
   dir: string;
   packageJson: Record<string, unknown>;
+  /** Installed by `toolgate plugins install`: the tree its code hash covers and the hash recorded when it was installed. */
+  installed?: { codeRoot: string; codeHash: string };
 }
 
 async function readPackageJson(dir: string): Promise<Record<string, unknown> | null> {

@@ -6,12 +6,14 @@ import {
   MAX_TOOLS_PER_PACKAGE,
   namespaceOfPackage,
   type PluginPackageJson,
+  packageCodeHash,
   parsePluginPackageJson,
   type ToolDescriptor,
   ToolgateError,
   type ToolManifest,
 } from '@toolgate/sdk';
 import semver from 'semver';
+import type { PluginCode } from '../../persistence/plugin.entity';
 import { mapAtMost } from '../concurrency.util';
 import type { DiscoveredPackage } from './plugin.discovery';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits, type ImportOutcome, importPluginTools } from './plugin.importer';
@@ -27,6 +29,8 @@ export interface LoadedPlugin {
   identity: { name: string; version: string };
   namespace: string;
   tools: ToolManifest[];
+  /** An npm package's code as loaded: the tree hashed and its hash, which the workers that run it check (absent when too large to hash, and for MCP servers). */
+  code?: PluginCode;
 }
 
 export interface FailedPlugin {
@@ -148,6 +152,21 @@ export async function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?:
     );
   }
 
+  // Hashed before anything of it runs: an install whose files are not those installed is never imported.
+  const codeRoot = discovered.installed?.codeRoot ?? dir;
+  const codeHash = packageCodeHash(codeRoot);
+  if (discovered.installed && codeHash !== discovered.installed.codeHash) {
+    return fail(
+      dir,
+      new ToolgateError(
+        ErrorCode.PLUGIN_INVALID,
+        `${identity.name}@${identity.version}: the files in ${codeRoot} are not the ones installed (code hash ${codeHash ?? 'unreadable'}, installed ${discovered.installed.codeHash}); install it again with \`toolgate plugins install --force ${identity.name}@${identity.version}\``,
+        [{ path: '/code', message: 'changed since it was installed' }],
+      ),
+      identity,
+    );
+  }
+
   let imported: ImportOutcome;
   try {
     imported = await importTools(dir, entry, { maxTools: MAX_TOOLS_PER_PACKAGE, env: packageJson.toolgate.env ?? [], addons: packageJson.toolgate.addons === true }, limits, cache);
@@ -184,5 +203,12 @@ export async function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?:
   if (issues.length > 0) {
     return fail(dir, new ToolgateError(ErrorCode.PLUGIN_INVALID, `${packageJson.name}@${packageJson.version} has invalid tools`, issues), identity);
   }
-  return { ok: true, dir, identity, namespace: namespaceOfPackage(packageJson.name), tools: exported.map((descriptor) => manifestFromDescriptor(descriptor, packageJson.name)) };
+  return {
+    ok: true,
+    dir,
+    identity,
+    namespace: namespaceOfPackage(packageJson.name),
+    tools: exported.map((descriptor) => manifestFromDescriptor(descriptor, packageJson.name)),
+    ...(codeHash ? { code: { root: codeRoot, hash: codeHash } } : {}),
+  };
 }
