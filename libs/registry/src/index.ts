@@ -18,8 +18,10 @@ export { type McpCallOptions, type McpCallResult, McpConnections, type McpServer
 export { describeTarget, type McpServerConfig, parseMcpServers } from './sources/mcp/mcp-servers.config';
 export { CONTENT_OUTPUT_SCHEMA } from './sources/mcp/mcp-tool.mapper';
 export { discoverPluginPackages } from './sources/npm/plugin.discovery';
+export { type Installed, type InstallOptions, installPlugin, listInstalledPlugins, uninstallPlugin } from './sources/npm/plugin.installer';
 export { isCodeStandIn, loadPlugin, loadPlugins, type PluginLoadResult } from './sources/npm/plugin.loader';
-export { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEntry, pluginEnv, pluginLoadPaths } from './sources/npm/plugin-process.policy';
+export type { InstallRecord } from './sources/npm/plugin-install.record';
+export { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEntry, pluginEnv, pluginLoadPaths, provideHostSdk } from './sources/npm/plugin-process.policy';
 export { GuardedServerNats } from './sources/remote/guarded-nats.server';
 export { catalogDigest, type NatsOptions, natsConnectOptions, RemoteWorkers, type RemoteWorkersOptions } from './sources/remote/remote.workers';
 export {

@@ -97,6 +97,7 @@ export function registryOptionsFromEnv(env: RegistryEnv, cwd = process.cwd()): R
   return {
     database: env.DATABASE_URL ? { type: 'postgres', url: env.DATABASE_URL } : { type: 'sqlite', path: resolve(cwd, env.TOOLGATE_DATA_DIR, 'toolgate.db') },
     pluginDirs,
+    pluginInstallDir: resolve(cwd, env.TOOLGATE_DATA_DIR, 'plugins'),
     policyFile,
     newVersionState: env.TOOLGATE_NEW_VERSION_STATE,
     sessions: { maxBytes: env.TOOLGATE_SESSION_MAX_BYTES, ttlMs: env.TOOLGATE_SESSION_TTL_HOURS * 3600 * 1000 },

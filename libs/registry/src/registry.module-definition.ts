@@ -10,6 +10,8 @@ export interface RegistryModuleOptions {
   database: DatabaseOptions;
   /** Folders holding plugin packages (each child, and each child of an `@scope` folder, is tried). */
   pluginDirs: string[];
+  /** Where `toolgate plugins install` keeps one folder per package version; null: none. */
+  pluginInstallDir?: string | null;
   /** Policy file (roles and API keys); null means none: local single-user mode. */
   policyFile: string | null;
   /** State of a newly seen version of a tool that already has versions. */

@@ -9,6 +9,7 @@ import { registerMcpServersCommand } from './commands/mcp-servers.command';
 import { registerMetricsCommand } from './commands/metrics.command';
 import { registerPlanCommand } from './commands/plan.command';
 import { registerPluginNewCommand } from './commands/plugin-new.command';
+import { registerPluginsInstallCommands } from './commands/plugins-install.command';
 import { registerPluginsListCommand } from './commands/plugins-list.command';
 import { registerRunCommand } from './commands/run.command';
 import { registerRunsCommands } from './commands/runs.command';
@@ -33,6 +34,7 @@ export function buildCli(): Command {
   const plugins = program.command('plugins').alias('plugin').description('plugin packages');
   registerPluginsListCommand(plugins);
   registerPluginNewCommand(plugins);
+  registerPluginsInstallCommands(plugins);
   const examples = program.command('examples').description('usage examples: queries that led to a tool, added to its index document');
   registerExamplesImportCommand(examples);
   registerExamplesListCommand(examples);

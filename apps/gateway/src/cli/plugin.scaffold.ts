@@ -58,8 +58,9 @@ export function scaffoldPlugin(packageName: string, options: ScaffoldOptions): S
         keywords: ['toolgate-plugin'],
         toolgate: { sdk: `^${sdkVersion}`, tools: './dist/index.js' },
         scripts: { build: 'tsc -p tsconfig.json', test: 'tsc -p tsconfig.test.json && node --test .test-dist/', prepack: 'npm run build' },
-        dependencies: { '@toolgate/sdk': sdk },
-        devDependencies: { '@types/node': '^20.19.0', typescript: '~5.9.3' },
+        // The gateway provides the sdk the plugin runs on (and checks toolgate.sdk against it): a peer, installed here only to build and test.
+        peerDependencies: { '@toolgate/sdk': `^${sdkVersion}` },
+        devDependencies: { '@toolgate/sdk': sdk, '@types/node': '^20.19.0', typescript: '~5.9.3' },
       },
       null,
       2,

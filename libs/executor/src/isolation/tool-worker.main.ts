@@ -1,3 +1,4 @@
+import { BUILT_SDK_ENTRY, provideHostSdk } from '@toolgate/registry';
 import type { ToolManifest } from '@toolgate/sdk';
 import type { AbortRequest, SerializedError, WorkerBoot, WorkerReply, WorkerRequest } from './tool-worker.protocol';
 
@@ -294,4 +295,4 @@ function toolWorkerMain(): void {
 }
 
 /** What a plugin worker evaluates: each function above under its own name, then the entry. */
-export const TOOL_WORKER_SOURCE = `${[workerError, netPolicy, guardNetwork, pluginTools, jsonOver, notJson, serializeError, plainFields, executeRequest, frameReader, toolWorkerMain].map(String).join('\n')}\ntoolWorkerMain();\n`;
+export const TOOL_WORKER_SOURCE = `${String(provideHostSdk)}\nprovideHostSdk(${JSON.stringify(BUILT_SDK_ENTRY)});\n${[workerError, netPolicy, guardNetwork, pluginTools, jsonOver, notJson, serializeError, plainFields, executeRequest, frameReader, toolWorkerMain].map(String).join('\n')}\ntoolWorkerMain();\n`;

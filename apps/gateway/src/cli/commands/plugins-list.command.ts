@@ -12,8 +12,15 @@ export function registerPluginsListCommand(plugins: Command): void {
         const list = core.catalog.listPlugins();
         if (options.json) return printJson(list);
         printTable(
-          ['package', 'version', 'status', 'tools', 'error'],
-          list.map((p) => [p.packageName, p.version, p.status, p.toolCount, truncate(p.error ? `${p.error.message} ${p.error.details.map((d) => `${d.path}: ${d.message}`).join('; ')}` : '', 70)]),
+          ['package', 'version', 'status', 'tools', 'code', 'error'],
+          list.map((p) => [
+            p.packageName,
+            p.version,
+            p.status,
+            p.toolCount,
+            p.code ? p.code.hash.slice(0, 12) : '',
+            truncate(p.error ? `${p.error.message} ${p.error.details.map((d) => `${d.path}: ${d.message}`).join('; ')}` : '', 70),
+          ]),
         );
       });
     });

@@ -5,7 +5,7 @@ import { discoverPluginPackages } from './plugin.discovery';
 import { loadPlugins, type PluginLoadResult } from './plugin.loader';
 import { PluginImportCache } from './plugin-import.cache';
 
-/** npm plugin packages (a `toolgate` field in package.json) found under the configured plugin folders. */
+/** npm plugin packages (a `toolgate` field in package.json): installed versions, and those found under the configured plugin folders. */
 @Injectable()
 export class NpmPackageToolSource extends ToolSource {
   readonly kind = 'npm';
@@ -19,6 +19,6 @@ export class NpmPackageToolSource extends ToolSource {
 
   async load(): Promise<PluginLoadResult[]> {
     this.cache.beginPass();
-    return loadPlugins(await discoverPluginPackages(this.options.pluginDirs), this.options.pluginImport, this.cache);
+    return loadPlugins(await discoverPluginPackages(this.options.pluginDirs, this.options.pluginInstallDir), this.options.pluginImport, this.cache);
   }
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ErrorCode, type PluginPackageField, ToolgateError } from '@toolgate/sdk';
 
 /*
@@ -40,7 +40,9 @@ export function pluginLoadPaths(dir: string): string[] {
       if (dirname(at) === at) break;
     }
   }
-  return [...paths];
+  // Only the outermost folders: Node 20's permission model stops granting a folder itself (listing it) once a folder inside it is granted too.
+  const all = [...paths];
+  return all.filter((path) => !all.some((other) => other !== path && path.startsWith(`${other}${sep}`)));
 }
 
 /**
@@ -54,4 +56,22 @@ export function pluginEntry(dir: string, what: string): { entry: string; toolgat
   if (!toolgate?.tools || inside.startsWith('..') || isAbsolute(inside))
     throw new ToolgateError(ErrorCode.PLUGIN_INVALID, `${what}: package.json in ${dir} no longer names a tools entry inside the package`);
   return { entry, toolgate };
+}
+
+/**
+ * Run inside a plugin process (self-contained, shipped as source text): a plugin that does not bring
+ * its own `@toolgate/sdk` gets the host's, so published plugins may leave it a peer dependency and
+ * run on the sdk that checks them. A copy the plugin installed itself still wins.
+ */
+export function provideHostSdk(sdkEntry: string): void {
+  const Module = require('node:module') as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+  const resolveFilename = Module._resolveFilename;
+  Module._resolveFilename = function resolveWithHostSdk(this: unknown, request: string, ...rest: unknown[]) {
+    try {
+      return resolveFilename.call(this, request, ...rest);
+    } catch (error) {
+      if (request === '@toolgate/sdk') return sdkEntry;
+      throw error;
+    }
+  };
 }

@@ -1,5 +1,6 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readInstallRecord } from './plugin-install.record';
 
 export interface DiscoveredPackage {
   /** Real path of the package folder (symlinks resolved, so a workspace plugin is found once). */
@@ -37,18 +38,48 @@ async function childDirs(dir: string): Promise<string[]> {
   return dirs;
 }
 
+const identityKey = (packageJson: Record<string, unknown>) => `${String(packageJson.name)}@${String(packageJson.version)}`;
+
 /**
- * Finds plugin packages: any package whose package.json has a `toolgate` field, either a given folder
- * itself or its children (`node_modules`-style, including `@scope/` folders). A package that fails to
- * parse here is still returned when it declares `toolgate`, so the loader can report it.
+ * Versions installed by `toolgate plugins install` under `installDir` (`<name>/<version>/`, each with
+ * its install record and its own node_modules). A version whose package.json is gone or unreadable is
+ * still returned, named by its record, so the loader reports it as changed since it was installed.
  */
-export async function discoverPluginPackages(roots: string[]): Promise<DiscoveredPackage[]> {
+async function discoverInstalled(installDir: string): Promise<DiscoveredPackage[]> {
+  const found: DiscoveredPackage[] = [];
+  for (const packageDir of await childDirs(installDir)) {
+    for (const versionDir of await childDirs(packageDir)) {
+      const record = await readInstallRecord(versionDir);
+      if (!record) continue;
+      const dir = join(versionDir, 'node_modules', record.name);
+      const packageJson = (await readPackageJson(dir)) ?? { name: record.name, version: record.version };
+      found.push({ dir: await realpath(dir).catch(() => dir), packageJson, installed: { codeRoot: join(versionDir, 'node_modules'), codeHash: record.codeHash } });
+    }
+  }
+  return found;
+}
+
+/**
+ * Finds plugin packages: those installed under `installDir` (see discoverInstalled), then any package
+ * whose package.json has a `toolgate` field, either a given folder itself or its children
+ * (`node_modules`-style, including `@scope/` folders). An installed version stands for its name and
+ * version wherever else a copy lies. A package that fails to parse here is still returned when it
+ * declares `toolgate`, so the loader can report it.
+ */
+export async function discoverPluginPackages(roots: string[], installDir?: string | null): Promise<DiscoveredPackage[]> {
   const found = new Map<string, DiscoveredPackage>();
+  const installed = new Set<string>();
+  if (installDir) {
+    for (const pkg of await discoverInstalled(installDir)) {
+      found.set(pkg.dir, pkg);
+      installed.add(identityKey(pkg.packageJson));
+    }
+  }
   const consider = async (dir: string) => {
     const packageJson = await readPackageJson(dir);
     if (!packageJson || !('toolgate' in packageJson)) return false;
     const real = await realpath(dir);
-    if (!found.has(real)) found.set(real, { dir: real, packageJson });
+    if (!found.has(real) && !installed.has(identityKey(packageJson))) found.set(real, { dir: real, packageJson });
     return true;
   };
   for (const root of roots) {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { ErrorCode, type ErrorDetail, type ToolDescriptor, ToolgateError } from '@toolgate/sdk';
-import { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEnv, pluginLoadPaths } from './plugin-process.policy';
+import { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEnv, pluginLoadPaths, provideHostSdk } from './plugin-process.policy';
 
 export interface ImportLimits {
   /** How long importing the entry and validating its tools may take before the process is killed. */
@@ -60,7 +60,7 @@ function pluginImportMain(): void {
 /** Room in the answer beyond the manifests' cap: the list of files the import loaded. */
 const ANSWER_SLACK_BYTES = 1024 * 1024;
 
-const IMPORT_SOURCE = `${String(pluginImportMain)}\npluginImportMain();\n`;
+const IMPORT_SOURCE = `${String(provideHostSdk)}\nprovideHostSdk(${JSON.stringify(BUILT_SDK_ENTRY)});\n${String(pluginImportMain)}\npluginImportMain();\n`;
 
 /**
  * Imports a plugin's entry and validates its tools in a process of its own, bounded in time, heap and

@@ -134,6 +134,22 @@ async function importTools(
  */
 export async function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?: string, limits: ImportLimits = DEFAULT_IMPORT_LIMITS, cache?: PluginImportCache): Promise<PluginLoadResult> {
   const { dir } = discovered;
+  // Hashed before anything of it is read or run: an install whose files are not those installed is never imported.
+  const codeRoot = discovered.installed?.codeRoot ?? dir;
+  const codeHash = packageCodeHash(codeRoot);
+  if (discovered.installed && codeHash !== discovered.installed.codeHash) {
+    const named = identityOf(discovered.packageJson);
+    const what = named ? `${named.name}@${named.version}` : dir;
+    return fail(
+      dir,
+      new ToolgateError(
+        ErrorCode.PLUGIN_INVALID,
+        `${what}: the files in ${codeRoot} are not the ones installed (code hash ${codeHash ?? 'unreadable'}, installed ${discovered.installed.codeHash}); install it again with \`toolgate plugins install --force ${what}\``,
+        [{ path: '/code', message: 'changed since it was installed' }],
+      ),
+      named,
+    );
+  }
   let packageJson: PluginPackageJson;
   try {
     packageJson = parsePluginPackageJson(discovered.packageJson, hostSdkVersion);
@@ -148,21 +164,6 @@ export async function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?:
     return fail(
       dir,
       new ToolgateError(ErrorCode.PLUGIN_INVALID, `entry ${packageJson.toolgate.tools} lies outside the package`, [{ path: '/toolgate/tools', message: 'must stay inside the package folder' }]),
-      identity,
-    );
-  }
-
-  // Hashed before anything of it runs: an install whose files are not those installed is never imported.
-  const codeRoot = discovered.installed?.codeRoot ?? dir;
-  const codeHash = packageCodeHash(codeRoot);
-  if (discovered.installed && codeHash !== discovered.installed.codeHash) {
-    return fail(
-      dir,
-      new ToolgateError(
-        ErrorCode.PLUGIN_INVALID,
-        `${identity.name}@${identity.version}: the files in ${codeRoot} are not the ones installed (code hash ${codeHash ?? 'unreadable'}, installed ${discovered.installed.codeHash}); install it again with \`toolgate plugins install --force ${identity.name}@${identity.version}\``,
-        [{ path: '/code', message: 'changed since it was installed' }],
-      ),
       identity,
     );
   }
