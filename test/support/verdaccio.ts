@@ -57,7 +57,8 @@ export async function startVerdaccio(work: string): Promise<LocalRegistry> {
   const { token } = (await signup.json()) as { token?: string };
   if (!signup.ok || !token) throw new Error(`Verdaccio refused the test user (${signup.status}):\n${service.logs()}`);
   const userconfig = join(work, 'npmrc');
-  writeFileSync(userconfig, `registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+  // Only the sign-in: everything else still comes from the default registry, as on an author's machine.
+  writeFileSync(userconfig, `//127.0.0.1:${port}/:_authToken=${token}\n`);
   return { url, userconfig, ...service };
 }
 

@@ -8,6 +8,7 @@ import { CoreModule } from '../app.module';
 import { commandLinePrincipal } from '../auth/command-line.principal';
 import type { AppConfig } from '../config/app.config';
 import { BOOT_OPTIONS } from '../gateway.server';
+import { ExecutePlanUseCase } from '../use-cases/execute-plan.use-case';
 import { FindRunUseCase } from '../use-cases/find-run.use-case';
 import { ListRunsUseCase } from '../use-cases/list-runs.use-case';
 import { PlanTaskUseCase } from '../use-cases/plan-task.use-case';
@@ -25,6 +26,7 @@ export interface CliCore {
   search: Pick<SearchToolsUseCase, 'execute'>;
   planTask: { plan: PlanTaskUseCase['execute'] };
   runTask: Pick<RunTaskUseCase, 'execute'>;
+  executePlan: Pick<ExecutePlanUseCase, 'execute'>;
   runEvents: RunEventBus;
   listRuns: Pick<ListRunsUseCase, 'execute'>;
   findRun: Pick<FindRunUseCase, 'execute'>;
@@ -58,6 +60,7 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
   const search = app.get(SearchToolsUseCase);
   const planTask = app.get(PlanTaskUseCase);
   const runTask = app.get(RunTaskUseCase);
+  const executePlan = app.get(ExecutePlanUseCase);
   const access = app.get(AccessPolicyService);
   const principal = commandLinePrincipal(access, key ?? process.env.TOOLGATE_API_KEY);
   new NestLogger('Cli').debug({ principal }, 'acting as');
@@ -69,6 +72,7 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
     search: { execute: afterSync(search.execute.bind(search)) },
     planTask: { plan: afterSync(planTask.execute.bind(planTask)) },
     runTask: { execute: afterSync(runTask.execute.bind(runTask)) },
+    executePlan: { execute: executePlan.execute.bind(executePlan) },
     runEvents: app.get(RunEventBus),
     listRuns: app.get(ListRunsUseCase),
     findRun: app.get(FindRunUseCase),

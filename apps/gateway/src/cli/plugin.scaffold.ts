@@ -157,9 +157,15 @@ npm run build      # dist/, what Toolgate loads
 npm test           # the tools' specs on @toolgate/sdk/testing, with Node's test runner
 \`\`\`
 
-Load it into a gateway: put this folder (or the folder holding it) in \`TOOLGATE_PLUGIN_DIRS\`, or
-\`npm install\` the package where the gateway looks (\`node_modules\`), then \`toolgate tools show
-${namespace}/greet\`.
+Check it the way a gateway will, publish it, and install it on a gateway:
+
+\`\`\`bash
+npx toolgate plugins validate .      # every check the gateway makes on load, and what publishing needs
+npm publish
+npx toolgate plugins install ${packageName}@0.1.0   # on the gateway; then reloadPlugins or a restart
+\`\`\`
+
+\`@toolgate/sdk\` is a peer dependency: the gateway provides the sdk the tools run on.
 `,
   };
   for (const [path, content] of Object.entries(files)) {

@@ -23,7 +23,9 @@ export function registerPluginNewCommand(plugins: Command): void {
           '',
           'next:',
           `  cd ${where} && npm install && npm run build && npm test`,
-          `  TOOLGATE_PLUGIN_DIRS=${shown(resolve(options.dir))}:plugins npx toolgate tools show ${made.toolId}`,
+          `  npx toolgate plugins validate ${where}`,
+          `  npm publish, then on the gateway: npx toolgate plugins install ${made.packageName}@0.1.0`,
+          `  (or without publishing: TOOLGATE_PLUGIN_DIRS=${shown(resolve(options.dir))}:plugins npx toolgate tools show ${made.toolId})`,
           '',
         ].join('\n'),
       );
