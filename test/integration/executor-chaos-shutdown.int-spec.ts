@@ -57,6 +57,8 @@ describe('shutdown with calls in flight (SQLite audit)', () => {
     expect(finished.every((r) => r.reason?.includes('shut down'))).toBe(true);
     await expect(quick).resolves.toEqual({ key: 'quick', value: 'rested' });
     // The drain waited for the quick call; the 8 s one was cancelled when the drain timeout passed.
+    const chaosCode = h.catalog.packageCode('chaos/nap', '1.0.0')?.hash;
+    expect(chaosCode).toMatch(/^[0-9a-f]{64}$/);
     const cancelled = await stuck;
     expect(ToolgateError.is(cancelled, ErrorCode.CANCELLED)).toBe(true);
 
@@ -79,6 +81,8 @@ describe('shutdown with calls in flight (SQLite audit)', () => {
         const attempts = await audit.attempts(run.id);
         for (const s of stored?.steps ?? []) {
           const mine = attempts.filter((a) => a.stepId === s.id);
+          // Each attempt names the plugin code it ran: the hash the catalog loaded for @fixtures/chaos@1.0.0.
+          expect(mine.every((a) => a.codeHash === chaosCode)).toBe(true);
           if (s.status === 'SUCCEEDED') expect(mine.map((a) => a.outcome)).toEqual(['SUCCEEDED']);
           else if (s.startedAt) expect(mine.map((a) => a.error?.code)).toEqual([ErrorCode.CANCELLED]);
           else expect(mine).toEqual([]);

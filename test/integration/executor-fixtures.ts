@@ -465,6 +465,7 @@ const untilAbort = (signal: AbortSignal): Promise<never> =>
 
 export interface ChaosHarness {
   runner: PlanRunner;
+  catalog: CatalogService;
   chaos: ChaosToolInvoker;
   resilient: ResilientToolInvoker;
   audit: RunAuditService;
@@ -555,6 +556,7 @@ export async function startChaosExecutor(options: ChaosOptions): Promise<ChaosHa
   }
   return {
     runner: app.get(PlanRunner),
+    catalog: app.get(CatalogService),
     chaos: chaos as ChaosToolInvoker,
     resilient: app.get(ResilientToolInvoker),
     audit: app.get(RunAuditService),

@@ -16,6 +16,18 @@ const spinPlugin = {
   entry: `exports.tools = [{ ...${toolSource('spin')}, limits: { timeoutMs: 300, maxConcurrency: 2, retries: 2, idempotent: false }, run: () => { for (;;) {} } }];`,
 };
 
+/** An ES module plugin (`"type": "module"`), and one whose entry awaits at top level, which no plugin process can load. */
+const esmPlugin = {
+  folder: 'esm',
+  packageJson: { ...pluginPackage('@fixtures/esm', '1.0.0'), type: 'module' },
+  entry: `const greeting = 'esm says ';\nexport const tools = [{ ...${toolSource('say')}, run: async (args) => ({ text: greeting + args.text }) }];`,
+};
+const topLevelAwaitPlugin = {
+  folder: 'tla',
+  packageJson: { ...pluginPackage('@fixtures/tla', '1.0.0'), type: 'module' },
+  entry: `const greeting = await Promise.resolve('tla says ');\nexport const tools = [{ ...${toolSource('say')}, run: async (args) => ({ text: greeting + args.text }) }];`,
+};
+
 let sequence = 0;
 const call = (ref: string, args: Record<string, unknown> = {}): Invocation => {
   const [toolId, version] = ref.split('@');
@@ -47,6 +59,8 @@ describe('isolated execution of catalog plugins (SQLite registry)', () => {
     pluginsDir = join(work, 'plugins');
     writePlugin(pluginsDir, echoPlugin('1.0.0'));
     writePlugin(pluginsDir, spinPlugin);
+    writePlugin(pluginsDir, esmPlugin);
+    writePlugin(pluginsDir, topLevelAwaitPlugin);
     const db = await testDatabase('sqlite');
     drop = db.drop;
     const moduleRef = await Test.createTestingModule({
@@ -66,6 +80,17 @@ describe('isolated execution of catalog plugins (SQLite registry)', () => {
     await isolated?.close();
     await app?.close();
     await drop?.();
+  });
+
+  it('loads and runs an ES module plugin; refuses one with top-level await at every load, naming why', async () => {
+    expect(await invoker.invoke(call('esm/say@1.0.0', { text: 'hi' }))).toEqual({ text: 'esm says hi' });
+    for (let load = 0; load < 2; load++) {
+      const tla = catalog.listPlugins().find((plugin) => plugin.packageName === '@fixtures/tla');
+      expect(tla).toMatchObject({ status: 'FAILED', error: { code: ErrorCode.PLUGIN_INVALID } });
+      expect(tla?.error?.details[0]?.message).toContain('top-level await');
+      await catalog.loadPlugins();
+    }
+    await expect(invoker.invoke(call('tla/say@1.0.0', { text: 'hi' }))).rejects.toMatchObject({ code: ErrorCode.TOOL_NOT_FOUND });
   });
 
   it('finds each version’s package folder through the catalog and runs its code in a worker', async () => {

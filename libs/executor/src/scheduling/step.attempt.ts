@@ -86,6 +86,7 @@ export class StepAttempt {
           'gen_ai.tool.call.id': callId,
           'gen_ai.tool.type': 'function',
           'toolgate.tool.version': tool.version,
+          ...(tool.codeHash ? { 'toolgate.tool.code_hash': tool.codeHash } : {}),
           'toolgate.run.id': state.run.id,
           'toolgate.step.id': slot.entry.id,
         },
@@ -245,6 +246,7 @@ class AttemptLog {
       outcome,
       ...(error ? { error: { code: error.code, message: error.message } } : {}),
       durationMs,
+      ...(this.tool.codeHash ? { codeHash: this.tool.codeHash } : {}),
     });
   }
 }

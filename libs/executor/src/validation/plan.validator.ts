@@ -18,6 +18,8 @@ export interface ResolvedTool {
   manifest: ToolManifest;
   /** `permissions.requiresApproval` or `risk: destructive`: a person decides before it runs. */
   requiresApproval: boolean;
+  /** The hash of the package code the version loaded (npm plugins), which the audit records for each attempt. */
+  codeHash: string | null;
 }
 
 export interface ValidatedStep {
@@ -192,6 +194,7 @@ export class PlanValidator {
       risk: version.risk,
       manifest,
       requiresApproval: manifest.permissions.requiresApproval === true || version.risk === 'destructive',
+      codeHash: this.catalog.packageCode(tool.id, version.version)?.hash ?? null,
     };
   }
 

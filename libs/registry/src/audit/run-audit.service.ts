@@ -285,6 +285,7 @@ export class RunAuditService {
       error: parsed<StepError>(row.error),
       durationMs: row.durationMs,
       at: iso(row.at),
+      codeHash: row.codeHash,
     }));
   }
 

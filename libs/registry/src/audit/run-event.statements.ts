@@ -125,7 +125,7 @@ export function* eventStatements(runId: string, event: RunEvent, context: Append
       break;
     case 'ATTEMPT':
       yield sql(
-        'INSERT INTO step_attempts (run_id, seq, step_id, tool, attempt, outcome, error, duration_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO step_attempts (run_id, seq, step_id, tool, attempt, outcome, error, duration_ms, at, code_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         runId,
         seq,
         event.stepId,
@@ -135,6 +135,7 @@ export function* eventStatements(runId: string, event: RunEvent, context: Append
         json(event.error),
         Math.round(event.durationMs),
         at,
+        typeof event.codeHash === 'string' ? event.codeHash.slice(0, 64) : null,
       );
       yield* saveStep(runId, event.stepId, { tool: event.tool }, { countAttempt: true });
       break;

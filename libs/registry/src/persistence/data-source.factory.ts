@@ -15,6 +15,7 @@ import { RunRecovery1796434800000 } from './migrations/1796434800000-run-recover
 import { TenantScopedLearning1796900000000 } from './migrations/1796900000000-tenant-scoped-learning.migration';
 import { TenantToolState1796950000000 } from './migrations/1796950000000-tenant-tool-state.migration';
 import { PluginCode1797000000000 } from './migrations/1797000000000-plugin-code.migration';
+import { AttemptCodeHash1797100000000 } from './migrations/1797100000000-attempt-code-hash.migration';
 import { PlanningSessionEntity } from './planning-session.entity';
 import { PluginEntity } from './plugin.entity';
 import { RoleEntity } from './role.entity';
@@ -52,6 +53,7 @@ export const REGISTRY_MIGRATIONS = [
   TenantScopedLearning1796900000000,
   TenantToolState1796950000000,
   PluginCode1797000000000,
+  AttemptCodeHash1797100000000,
 ];
 
 /** Binary columns are named per driver (`blob`, `bytea`), so the embedding cache has one entity each. */

@@ -32,4 +32,8 @@ export class StepAttemptEntity {
 
   @Column({ type: 'bigint', transformer: epochMillis })
   at!: number;
+
+  /** The plugin code the attempt ran (PluginEntity.code's hash); null for tools without package code. */
+  @Column({ name: 'code_hash', type: 'varchar', length: 64, nullable: true })
+  codeHash!: string | null;
 }

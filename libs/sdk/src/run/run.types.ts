@@ -72,7 +72,7 @@ export type RunEvent =
   | { type: 'STEP_STARTED'; at: string; runId: string; stepId: string; tool: string }
   /** What a running tool reports of its progress (an MCP server's notifications/progress); throttled, see StepProgress. */
   | { type: 'STEP_PROGRESS'; at: string; runId: string; stepId: string; tool: string; progress: number; total?: number; message?: string }
-  | { type: 'ATTEMPT'; at: string; runId: string; stepId: string; tool: string; attempt: number; outcome: 'SUCCEEDED' | 'FAILED'; error?: StepError; durationMs: number }
+  | { type: 'ATTEMPT'; at: string; runId: string; stepId: string; tool: string; attempt: number; outcome: 'SUCCEEDED' | 'FAILED'; error?: StepError; durationMs: number; codeHash?: string }
   | { type: 'STEP_FINISHED'; at: string; runId: string; step: RunStep }
   | { type: 'APPROVAL_REQUESTED'; at: string; runId: string; stepId: string; tool: string; reason: string }
   | { type: 'APPROVAL_DECIDED'; at: string; runId: string; stepId: string; approved: boolean; by: RunOwner; comment?: string }
@@ -120,6 +120,8 @@ export interface StepAttempt {
   error: StepError | null;
   durationMs: number;
   at: string;
+  /** The hash of the plugin code the attempt ran (the package version's files as loaded and checked by the worker); null for tools without package code. */
+  codeHash: string | null;
 }
 
 export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'REJECTED';

@@ -129,6 +129,20 @@ async function importTools(
 }
 
 /**
+ * What an author should do about an entry that threw on import. ES modules load through require(esm)
+ * in every plugin process (Node's module hooks would need worker threads, which the sandbox forbids),
+ * so top-level await cannot work, and an ES module cannot be handed the gateway's sdk.
+ */
+function importHint(message: string): string {
+  if (/top-level await/i.test(message)) return 'top-level await cannot work: plugin processes load the entry with require(esm); move the await into run() or a lazily awaited promise';
+  if (/Cannot find (package|module) '@toolgate\/sdk'/.test(message)) {
+    return 'an ES module plugin cannot use the gateway-provided @toolgate/sdk (only CommonJS plugins get it): build to CommonJS (the scaffold does), or depend on the sdk';
+  }
+  if (/Cannot find module/.test(message)) return 'the entry or a module it requires is missing: build the package (npm run build) and install its dependencies';
+  return 'the entry module threw on import';
+}
+
+/**
  * Loads one discovered package: checks package.json and the sdk range, then imports the entry and
  * validates every tool in a bounded process of its own (see importPluginTools).
  */
@@ -178,7 +192,7 @@ export async function loadPlugin(discovered: DiscoveredPackage, hostSdkVersion?:
     return fail(
       dir,
       new ToolgateError(ErrorCode.PLUGIN_INVALID, `importing ${packageJson.name}@${packageJson.version} failed: ${imported.message}`, [
-        { path: '/toolgate/tools', message: 'the entry module threw on import' },
+        { path: '/toolgate/tools', message: importHint(imported.message) },
       ]),
       identity,
     );
