@@ -8,7 +8,7 @@ export { DEFAULT_LIMITS, defineTool } from './manifest/tool.definition';
 export { compileToolGlob, toolGlobProblem } from './manifest/tool.glob';
 export { formatToolId, NAMESPACE_PATTERN, namespaceOfPackage, parseToolRef, TOOL_NAME_PATTERN } from './manifest/tool.id';
 export { CODE_HASH_LIMITS, packageCodeHash } from './plugin/package-code.hash';
-export { MAX_TOOLS_PER_PACKAGE, type PluginPackageField, type PluginPackageJson, parsePluginPackageJson } from './plugin/plugin.package';
+export { MAX_TOOLS_PER_PACKAGE, type PluginPackageField, type PluginPackageJson, parsePluginPackageJson, SDK_VERSION } from './plugin/plugin.package';
 export {
   type ApprovalStatus,
   RUN_EVENT_TYPES,
