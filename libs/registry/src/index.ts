@@ -2,7 +2,7 @@ export { AccessPolicyService } from './access/access-policy.service';
 export type { Principal } from './access/policy.types';
 export { type AppendContext, type PendingApprovals, RETENTION_BATCH, RunAuditService, type RunOwnership } from './audit/run-audit.service';
 export { CatalogService } from './catalog/catalog.service';
-export type { PluginView, ToolVersionView, ToolView, VersionStateScope } from './catalog/catalog.types';
+export type { PluginLoadReport, PluginView, ToolVersionView, ToolView, VersionStateScope } from './catalog/catalog.types';
 export { EmbeddingCacheService } from './embeddings/embedding-cache.service';
 export { scanDescriptor } from './integrity/descriptor.scanner';
 export { IntegrityRule } from './integrity/integrity.types';

@@ -10,6 +10,8 @@ export interface RegistryModuleOptions {
   database: DatabaseOptions;
   /** Folders holding plugin packages (each child, and each child of an `@scope` folder, is tried). */
   pluginDirs: string[];
+  /** `toolgate dev` only: a descriptor edited without a version bump replaces the pinned one at once instead of holding the version for approval. */
+  followDescriptorEdits?: boolean;
   /** Where `toolgate plugins install` keeps one folder per package version; null: none. */
   pluginInstallDir?: string | null;
   /** Policy file (roles and API keys); null means none: local single-user mode. */

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerDevCommand } from './commands/dev.command';
 import { registerEvalArgumentsCommand } from './commands/eval-arguments.command';
 import { registerEvalPlanCommand } from './commands/eval-plan.command';
 import { registerEvalRetrievalCommand } from './commands/eval-retrieval.command';
@@ -26,6 +27,7 @@ export function buildCli(): Command {
   const program = new Command('toolgate').description('Toolgate: find, plan and safely run the few tools a caller may use.').version('0.1.0').showHelpAfterError();
   registerServeCommand(program);
   registerWorkerCommand(program);
+  registerDevCommand(program);
   const tools = program.command('tools').description('the tool catalog');
   registerToolsListCommand(tools);
   registerToolsShowCommand(tools);

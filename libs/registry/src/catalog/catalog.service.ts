@@ -439,6 +439,7 @@ export class CatalogService implements OnModuleInit {
       const existing = await repo.findBy({ toolId });
       const same = existing.find((v) => v.version === version);
       const changed = same !== undefined && same.descriptorHash !== hash;
+      const followed = changed && this.options.followDescriptorEdits === true && findings.length === 0;
       let state: ToolVersionState;
       if (!same) {
         state = findings.length > 0 ? ToolVersionState.QUARANTINED : existing.length === 0 ? ToolVersionState.ACTIVE : this.options.newVersionState;
@@ -461,6 +462,10 @@ export class CatalogService implements OnModuleInit {
             approvedAt: null,
           }),
         );
+      } else if (followed) {
+        // Dev mode: the author's edit is the descriptor now; nothing waits for an approval.
+        await repo.update({ id: same.id }, asPatch({ descriptorHash: hash, descriptor, pendingDescriptorHash: null, pendingDescriptor: null, integrityFindings: [] }));
+        state = same.state;
       } else if (changed) {
         // The same version now describes itself differently: keep the pinned descriptor, stop offering it until an admin approves the new one.
         state = findings.length > 0 ? ToolVersionState.QUARANTINED : ToolVersionState.DISABLED;
@@ -473,7 +478,7 @@ export class CatalogService implements OnModuleInit {
         state = await this.recheckPinned(tx, same, findings, hash);
       }
       if (!same && state === ToolVersionState.QUARANTINED) this.logger.warn({ tool: key, findings }, 'tool version quarantined');
-      if (changed || state === ToolVersionState.QUARANTINED) {
+      if ((changed && !followed) || state === ToolVersionState.QUARANTINED) {
         held.set(key, { manifest, hash });
       } else {
         runnable.set(key, manifest);
