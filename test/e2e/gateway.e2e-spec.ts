@@ -131,7 +131,7 @@ describe('gateway over HTTP, with API keys', () => {
     expect(codesOf(await graphql(gateway.url, '{ plugins { packageName } }', { key: ALICE }))).toEqual(['FORBIDDEN']);
   });
 
-  it('registers a new plugin version beside the old one when the package is upgraded in place', async () => {
+  it('registers a new plugin version beside the old one when the package is upgraded in place, and no longer offers the overwritten code', async () => {
     writePlugin(extraPlugins, { ...echoPlugin('1.1.0'), folder: 'echo' });
     type Report = { reloadPlugins: { loaded: { packageName: string; version: string }[]; failed: { packageName: string }[] } };
     const reload = await graphql<Report>(gateway.url, 'mutation { reloadPlugins { loaded { packageName version } failed { packageName } } }', { key: BOB });
@@ -143,7 +143,8 @@ describe('gateway over HTTP, with API keys', () => {
       description: expect.stringContaining('version 1.1.0'),
       versions: [
         { version: '1.1.0', state: 'ACTIVE', loaded: true },
-        { version: '1.0.0', state: 'ACTIVE', loaded: true },
+        // Its folder now holds 1.1.0's code, so 1.0.0 stays on record but cannot run (managed installs keep both: plugin-install).
+        { version: '1.0.0', state: 'ACTIVE', loaded: false },
       ],
     });
     expect(codesOf(await graphql(gateway.url, '{ tool(id: "echo/shout") { id } }', { key: BOB }))).toEqual([]);
