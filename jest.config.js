@@ -1,7 +1,7 @@
 /** Three tiers: unit specs beside the code, integration specs against real databases, e2e over HTTP. */
 const libs = ['sdk', 'registry', 'retrieval', 'planner', 'executor'];
 /** Subpath exports (`exports` in each lib's package.json) beside the main index. */
-const subpaths = { sdk: ['testing'], retrieval: ['evaluation'], planner: ['evaluation'] };
+const subpaths = { sdk: ['testing', 'sandbox'], retrieval: ['evaluation'], planner: ['evaluation'] };
 const moduleNameMapper = Object.fromEntries(
   libs.flatMap((lib) => [
     [`^@toolgate/${lib}$`, `<rootDir>/libs/${lib}/src/index.ts`],

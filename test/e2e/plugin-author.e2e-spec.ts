@@ -47,7 +47,11 @@ describe('the README plugin author loop', () => {
       if (result.status !== 0) throw new Error(`${line}\n  exit ${result.status}: ${(result.stderr || result.stdout).trim().slice(0, 1200)}`);
       outputs.push(result.stdout);
     }
-    const [, , validated, , installed, searched, called] = outputs;
+    const [, tested, validated, , installed, searched, called] = outputs;
+    // Both spec files ran, host mode included (a worker process on the published sdk, outside this repository).
+    expect(tested).toMatch(/# pass 5\b/);
+    expect(tested).toContain('gets only arguments its inputSchema allows');
+    expect(tested).toMatch(/# fail 0\b/);
     expect(validated).toContain('@acme/greeter@0.1.0 is valid: greeter/greet');
     expect(installed).toContain('installed @acme/greeter@0.1.0');
     expect(searched).toContain('greeter/greet');

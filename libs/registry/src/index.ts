@@ -21,7 +21,6 @@ export { discoverPluginPackages } from './sources/npm/plugin.discovery';
 export { type Installed, type InstallOptions, installPlugin, listInstalledPlugins, uninstallPlugin } from './sources/npm/plugin.installer';
 export { isCodeStandIn, loadPlugin, loadPlugins, type PluginLoadResult } from './sources/npm/plugin.loader';
 export type { InstallRecord } from './sources/npm/plugin-install.record';
-export { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEntry, pluginEnv, pluginLoadPaths, provideHostSdk } from './sources/npm/plugin-process.policy';
 export { GuardedServerNats } from './sources/remote/guarded-nats.server';
 export { catalogDigest, type NatsOptions, natsConnectOptions, RemoteWorkers, type RemoteWorkersOptions } from './sources/remote/remote.workers';
 export {

@@ -57,7 +57,7 @@ export function scaffoldPlugin(packageName: string, options: ScaffoldOptions): S
         exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' },
         keywords: ['toolgate-plugin'],
         toolgate: { sdk: `^${sdkVersion}`, tools: './dist/index.js' },
-        scripts: { build: 'tsc -p tsconfig.json', test: 'tsc -p tsconfig.test.json && node --test .test-dist/', prepack: 'npm run build' },
+        scripts: { build: 'tsc -p tsconfig.json', test: 'npm run build && tsc -p tsconfig.test.json && node --test .test-dist/', prepack: 'npm run build' },
         // The gateway provides the sdk the plugin runs on (and checks toolgate.sdk against it): a peer, installed here only to build and test.
         peerDependencies: { '@toolgate/sdk': `^${sdkVersion}` },
         devDependencies: { '@toolgate/sdk': sdk, '@types/node': '^20.19.0', typescript: '~5.9.3' },
@@ -147,6 +147,29 @@ test('refuses a blank name with a typed error naming the field', async () => {
   assert.equal(error.details[0]?.path, '/name');
 });
 `,
+    'src/greet.host.test.ts': `import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { ErrorCode } from '@toolgate/sdk';
+import { type HostTester, hostTester } from '@toolgate/sdk/testing';
+
+// Host mode: the built package (dist/) in a worker process, as a gateway runs it.
+let host: HostTester;
+before(async () => {
+  host = await hostTester(join(__dirname, '..'));
+});
+after(() => host.close());
+
+test('runs every example the way a gateway does', async () => {
+  assert.deepEqual(await host.examples(), {});
+});
+
+test('gets only arguments its inputSchema allows', async () => {
+  const error = await host.failure('greet', { name: 'Ada', language: 'fr' });
+  assert.equal(error.code, ErrorCode.INVALID_ARGUMENTS);
+  assert.equal(error.details[0]?.path, '/arguments/language');
+});
+`,
     'README.md': `# ${packageName}
 
 Toolgate tools of \`${namespace}\` (tool ids \`${namespace}/<name>\`).
@@ -154,7 +177,7 @@ Toolgate tools of \`${namespace}\` (tool ids \`${namespace}/<name>\`).
 \`\`\`bash
 npm install
 npm run build      # dist/, what Toolgate loads
-npm test           # the tools' specs on @toolgate/sdk/testing, with Node's test runner
+npm test           # builds, then the tools' specs on @toolgate/sdk/testing (in process and in host mode), with Node's test runner
 \`\`\`
 
 Check it the way a gateway will, publish it, and install it on a gateway:

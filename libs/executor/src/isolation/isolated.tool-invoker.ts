@@ -1,12 +1,11 @@
-import { join } from 'node:path';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { type CatalogService, type PluginCode, pluginEntry, pluginEnv, pluginLoadPaths } from '@toolgate/registry';
+import type { CatalogService } from '@toolgate/registry';
 import { descriptorHash, ErrorCode, parseToolRef, ToolgateError, type ToolLogger, type ToolManifest, type ToolSpan } from '@toolgate/sdk';
+import { type CallSinks, type LoadRequest, pluginEntry, type WorkerProfile, type WorkerRequest, workerProfile } from '@toolgate/sdk/sandbox';
 import type { HealthVerdict, ToolHealthProbe } from '../health/tool-health.probe';
 import { DEFAULT_ISOLATION_OPTIONS, type IsolationOptions } from '../resilience/resilience.config';
 import { type Invocation, type PreparedCall, ToolInvoker } from '../runtime/tool-invoker.port';
-import { type CallSinks, PluginWorkerPool, SpareWorkers, type WorkerProfile } from './plugin-worker.pool';
-import type { LoadRequest, WorkerRequest } from './tool-worker.protocol';
+import { PluginWorkerPool, SpareWorkers } from './plugin-worker.pool';
 
 /** What the invoker needs of the catalog: a version's manifest, the folder of the package that ships it and the code it loaded. CatalogService fits. */
 export type PluginCodeLookup = Pick<CatalogService, 'manifest' | 'packageDir' | 'packageCode'>;
@@ -24,21 +23,6 @@ interface LocatedTool {
 
 /** The pool key part for calls that belong to no tenant (health checks, warm-up). */
 const PLATFORM = '';
-
-function profileOf(manifest: ToolManifest, version: string, dir: string, code: PluginCode | null, entry: string, declared: { env?: string[]; addons?: boolean }): WorkerProfile {
-  const scopes = manifest.permissions.scopes;
-  return {
-    entry,
-    version,
-    packageJson: join(dir, 'package.json'),
-    code: code && { root: code.root, hash: code.hash },
-    env: pluginEnv(declared.env),
-    readPaths: scopes.includes('fs:read') || scopes.includes('fs:write') ? ['*'] : pluginLoadPaths(dir),
-    write: scopes.includes('fs:write'),
-    spawn: scopes.some((scope) => scope.startsWith('proc:')),
-    addons: declared.addons === true,
-  };
-}
 
 /**
  * Runs plugin code in worker processes, one small pool per plugin package version, tenant and
@@ -244,7 +228,7 @@ export class IsolatedToolInvoker extends ToolInvoker implements ToolHealthProbe,
     const cached = this.located.get(key);
     if (cached?.manifest === manifest && cached.profile.code?.hash === code?.hash) return cached;
     const { entry, toolgate } = pluginEntry(dir, key);
-    const located: LocatedTool = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest), profile: profileOf(manifest, version, dir, code, entry, toolgate) };
+    const located: LocatedTool = { manifest, name: parseToolRef(toolId).name, entry, hash: descriptorHash(manifest), profile: workerProfile(manifest, { version, dir, entry, code }, toolgate) };
     if (cached && (cached.hash !== located.hash || cached.profile.code?.hash !== located.profile.code?.hash)) this.retire(entry);
     this.located.set(key, located);
     return located;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
-import { type CatalogService, isCodeStandIn, pluginEntry } from '@toolgate/registry';
+import { type CatalogService, isCodeStandIn } from '@toolgate/registry';
 import { descriptorHash, ErrorCode, parseToolRef, ToolgateError, type ToolManifest } from '@toolgate/sdk';
+import { pluginEntry } from '@toolgate/sdk/sandbox';
 
 /** What it needs of the catalog: a version's manifest and its package folder. CatalogService fits. */
 export type TrustedCodeLookup = Pick<CatalogService, 'manifest'> & Partial<Pick<CatalogService, 'packageDir'>>;

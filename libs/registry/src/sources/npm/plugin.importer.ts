@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { ErrorCode, type ErrorDetail, type ToolDescriptor, ToolgateError } from '@toolgate/sdk';
-import { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEnv, pluginLoadPaths, provideHostSdk } from './plugin-process.policy';
+import { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEnv, pluginLoadPaths, provideHostSdk } from '@toolgate/sdk/sandbox';
 
 export interface ImportLimits {
   /** How long importing the entry and validating its tools may take before the process is killed. */

@@ -12,13 +12,13 @@ import {
   ToolgateError,
   type ToolManifest,
 } from '@toolgate/sdk';
+import { BUILT_SDK_ENTRY, pluginEnv, pluginLoadPaths } from '@toolgate/sdk/sandbox';
 import semver from 'semver';
 import type { PluginCode } from '../../persistence/plugin.entity';
 import { mapAtMost } from '../concurrency.util';
 import type { DiscoveredPackage } from './plugin.discovery';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits, type ImportOutcome, importPluginTools } from './plugin.importer';
 import { cacheKeyOf, folderDigest, type PluginImportCache } from './plugin-import.cache';
-import { BUILT_SDK_ENTRY, pluginEnv, pluginLoadPaths } from './plugin-process.policy';
 
 /** A package a tool source offers, loaded and validated: an npm plugin, or an MCP server's tool list. */
 export interface LoadedPlugin {

@@ -1,5 +1,5 @@
-import { BUILT_SDK_ENTRY, provideHostSdk } from '@toolgate/registry';
-import type { ToolManifest } from '@toolgate/sdk';
+import type { ToolManifest } from '../manifest/manifest.types';
+import { BUILT_SDK_ENTRY, provideHostSdk } from './plugin-process.policy';
 import type { AbortRequest, SerializedError, WorkerBoot, WorkerReply, WorkerRequest } from './tool-worker.protocol';
 
 /*

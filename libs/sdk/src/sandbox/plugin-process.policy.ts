@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ErrorCode, type PluginPackageField, ToolgateError } from '@toolgate/sdk';
+import { ErrorCode, ToolgateError } from '../errors/toolgate.errors';
+import type { PluginPackageField } from '../plugin/plugin.package';
 
 /*
  * What every process that runs plugin code gets, whoever starts it: the registry's import process
@@ -9,13 +9,12 @@ import { ErrorCode, type PluginPackageField, ToolgateError } from '@toolgate/sdk
  */
 
 /**
- * The host's built sdk, which plugin processes load (manifest validation, descriptor hashes). Resolved
- * through its package.json so a test runner's module map (which points `@toolgate/sdk` at TypeScript
- * sources) does not apply.
+ * The built sdk (this package's `main`), which plugin processes load (manifest validation, descriptor
+ * hashes): found from this file's place in the package, src/sandbox or dist/sandbox alike, so a test
+ * runner's module map (which points `@toolgate/sdk` at TypeScript sources) does not apply.
  */
-const SDK_PACKAGE = createRequire(__filename).resolve('@toolgate/sdk/package.json');
-export const BUILT_SDK_ENTRY = resolve(dirname(SDK_PACKAGE), (JSON.parse(readFileSync(SDK_PACKAGE, 'utf8')) as { main: string }).main);
-const SDK_DIR = dirname(SDK_PACKAGE);
+const SDK_DIR = resolve(__dirname, '..', '..');
+export const BUILT_SDK_ENTRY = resolve(SDK_DIR, (JSON.parse(readFileSync(join(SDK_DIR, 'package.json'), 'utf8')) as { main: string }).main);
 
 /** Node 20 and 22 spell the permission model `--experimental-permission`; 23+ `--permission`. */
 export const PERMISSION_FLAG = Number(process.versions.node.split('.')[0]) >= 23 ? '--permission' : '--experimental-permission';
