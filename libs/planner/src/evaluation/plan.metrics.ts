@@ -6,11 +6,13 @@ export interface PlanGraph {
   links: [string, string][];
 }
 
-/** F1 of two sets; two empty sets agree perfectly. */
+/**
+ * F1 of two sets, as the published TaskBench evaluation (GNN4TaskPlan's evaluate.py) scores it: an
+ * empty side scores 0, two empty sets included, so a plan with no links never earns link credit.
+ */
 export function setF1(predicted: readonly string[], gold: readonly string[]): number {
   const p = new Set(predicted);
   const g = new Set(gold);
-  if (p.size === 0 && g.size === 0) return 1;
   if (p.size === 0 || g.size === 0) return 0;
   let hits = 0;
   for (const x of p) if (g.has(x)) hits++;
@@ -31,32 +33,44 @@ export function sameNodes(predicted: PlanGraph, gold: PlanGraph): boolean {
 
 export interface PlanReport {
   samples: number;
-  /** Macro means over samples, in [0,1]. */
+  /** Samples whose gold plan has two or more tools: the only ones link-F1 is averaged over. */
+  multiStepSamples: number;
+  /** Macro means in [0,1]: node-F1 and accuracy over every sample, link-F1 over multi-step samples (0 when there are none). */
   nodeF1: number;
   linkF1: number;
   accuracy: number;
   latencyMs: { p50: number; p95: number; mean: number };
 }
 
+interface SampleScore {
+  node: number;
+  /** Undefined for a single-tool gold plan: it has no links to find, and scoring it would reward predicting none. */
+  link: number | undefined;
+  exact: number;
+}
+
 /** Accumulates per-sample scores (macro average, as TaskBench does) and latencies. */
 export class PlanScorer {
-  private readonly scores: { node: number; link: number; exact: number }[] = [];
+  private readonly scores: SampleScore[] = [];
   private readonly latencies: number[] = [];
 
   add(predicted: PlanGraph, gold: PlanGraph, latencyMs: number): void {
-    this.scores.push({ node: nodeF1(predicted, gold), link: linkF1(predicted, gold), exact: sameNodes(predicted, gold) ? 1 : 0 });
+    const multiStep = new Set(gold.nodes).size >= 2;
+    this.scores.push({ node: nodeF1(predicted, gold), link: multiStep ? linkF1(predicted, gold) : undefined, exact: sameNodes(predicted, gold) ? 1 : 0 });
     this.latencies.push(latencyMs);
   }
 
   report(): PlanReport {
     const n = this.scores.length;
-    const mean = (pick: (s: { node: number; link: number; exact: number }) => number) => (n === 0 ? 0 : this.scores.reduce((sum, s) => sum + pick(s), 0) / n);
+    const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length);
+    const links = this.scores.flatMap((s) => (s.link === undefined ? [] : [s.link]));
     const sorted = [...this.latencies].sort((a, b) => a - b);
     return {
       samples: n,
-      nodeF1: mean((s) => s.node),
-      linkF1: mean((s) => s.link),
-      accuracy: mean((s) => s.exact),
+      multiStepSamples: links.length,
+      nodeF1: mean(this.scores.map((s) => s.node)),
+      linkF1: mean(links),
+      accuracy: mean(this.scores.map((s) => s.exact)),
       latencyMs: { p50: percentile(sorted, 50), p95: percentile(sorted, 95), mean: n === 0 ? 0 : sorted.reduce((a, b) => a + b, 0) / n },
     };
   }
