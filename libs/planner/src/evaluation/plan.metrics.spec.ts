@@ -59,12 +59,14 @@ describe('plan metrics', () => {
     scorer.add({ nodes: ['a', 'b'], links: [] }, { nodes: ['a', 'b'], links: [['a', 'b']] }, 1);
     // A three-tool task planned as nothing.
     scorer.add({ nodes: [], links: [] }, gold, 1);
+    // One tool called twice is two steps: its link counts.
+    scorer.add({ nodes: ['a', 'a'], links: [['a', 'a']] }, { nodes: ['a', 'a'], links: [['a', 'a']] }, 1);
     const report = scorer.report();
-    expect(report.samples).toBe(3);
-    expect(report.multiStepSamples).toBe(2);
-    expect(report.nodeF1).toBeCloseTo((1 + 1 + 0) / 3);
-    expect(report.linkF1).toBe(0);
-    expect(report.accuracy).toBeCloseTo(2 / 3);
+    expect(report.samples).toBe(4);
+    expect(report.multiStepSamples).toBe(3);
+    expect(report.nodeF1).toBeCloseTo((1 + 1 + 0 + 1) / 4);
+    expect(report.linkF1).toBeCloseTo((0 + 0 + 1) / 3);
+    expect(report.accuracy).toBeCloseTo(3 / 4);
   });
 
   it('reports zeros, not NaN, for no samples', () => {

@@ -33,7 +33,7 @@ export function sameNodes(predicted: PlanGraph, gold: PlanGraph): boolean {
 
 export interface PlanReport {
   samples: number;
-  /** Samples whose gold plan has two or more tools: the only ones link-F1 is averaged over. */
+  /** Samples whose gold plan has two or more steps: the only ones link-F1 is averaged over. */
   multiStepSamples: number;
   /** Macro means in [0,1]: node-F1 and accuracy over every sample, link-F1 over multi-step samples (0 when there are none). */
   nodeF1: number;
@@ -55,7 +55,8 @@ export class PlanScorer {
   private readonly latencies: number[] = [];
 
   add(predicted: PlanGraph, gold: PlanGraph, latencyMs: number): void {
-    const multiStep = new Set(gold.nodes).size >= 2;
+    // Steps, not distinct tools: a task that calls one tool twice is multi-step too.
+    const multiStep = gold.nodes.length >= 2;
     this.scores.push({ node: nodeF1(predicted, gold), link: multiStep ? linkF1(predicted, gold) : undefined, exact: sameNodes(predicted, gold) ? 1 : 0 });
     this.latencies.push(latencyMs);
   }
