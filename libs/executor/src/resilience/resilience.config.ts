@@ -1,3 +1,4 @@
+import { DEFAULT_WORKER_OPTIONS } from '@toolgate/sdk/sandbox';
 import { z } from 'zod';
 
 const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
@@ -32,11 +33,11 @@ export const resilienceEnvSchema = z.object({
   /** `worker`: plugin code runs in worker processes that can be killed (the default); `none`: in the server's thread, for code you trust. */
   TOOLGATE_TOOL_ISOLATION: z.enum(['worker', 'none']).default('worker'),
   /** Old-generation heap of one plugin worker process; a tool that allocates past it fails with TOOL_FAILED and its worker is replaced. */
-  TOOLGATE_WORKER_HEAP_MB: int(16, 16_384, 256),
+  TOOLGATE_WORKER_HEAP_MB: int(16, 16_384, DEFAULT_WORKER_OPTIONS.heapMb),
   /** Workers per plugin package version and tenant (each runs one call at a time; more calls wait for a free worker). */
   TOOLGATE_WORKER_POOL_SIZE: int(1, 256, 4),
   /** Largest result a tool may return (JSON bytes), checked in its worker before it crosses; `limits.maxOutputBytes` may only lower it. */
-  TOOLGATE_WORKER_MAX_OUTPUT_BYTES: int(1024, 256 * 1024 * 1024, 8 * 1024 * 1024),
+  TOOLGATE_WORKER_MAX_OUTPUT_BYTES: int(1024, 256 * 1024 * 1024, DEFAULT_WORKER_OPTIONS.maxOutputBytes),
   /** Start a spare worker for every active server tool at boot, so no first call waits for one (`false` for a short-lived process). */
   TOOLGATE_WORKER_WARM_AT_BOOT: z
     .enum(['true', 'false', '1', '0'])
@@ -45,7 +46,7 @@ export const resilienceEnvSchema = z.object({
   /** A tenant's workers of a package that ran nothing for this long are stopped (a later call starts new ones). */
   TOOLGATE_WORKER_IDLE_MS: int(1000, 86_400_000, 300_000),
   /** After a call is aborted, how long its tool may take to stop on its own before the worker is terminated. */
-  TOOLGATE_WORKER_KILL_GRACE_MS: int(0, 60_000, 100),
+  TOOLGATE_WORKER_KILL_GRACE_MS: int(0, 60_000, DEFAULT_WORKER_OPTIONS.killGraceMs),
   /**
    * Host globs (comma-separated, `*` = any run of characters) that tools with the `net:fetch` scope may connect to from a worker;
    * empty leaves host checks to the plugin (the bundled http plugin has its own TOOLGATE_HTTP_ALLOWLIST). Tools without the scope get no network at all.

@@ -4,7 +4,7 @@
  * plugin code.
  */
 
-export { type CallSinks, PluginWorker, type WorkerCode, type WorkerEvents, type WorkerOptions, type WorkerProfile, workerArguments, workerProfile } from './plugin.worker';
+export { type CallSinks, DEFAULT_WORKER_OPTIONS, PluginWorker, type WorkerCode, type WorkerEvents, type WorkerOptions, type WorkerProfile, workerArguments, workerProfile } from './plugin.worker';
 export { BUILT_SDK_ENTRY, PERMISSION_FLAG, pluginEntry, pluginEnv, pluginLoadPaths, provideHostSdk } from './plugin-process.policy';
 export { TOOL_WORKER_SOURCE } from './tool-worker.main';
 export type { AbortRequest, HealthRequest, LoadRequest, RunRequest, SerializedError, WorkerBoot, WorkerReply, WorkerRequest } from './tool-worker.protocol';

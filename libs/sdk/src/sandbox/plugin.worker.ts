@@ -25,6 +25,9 @@ export interface WorkerOptions {
   netHosts: string[];
 }
 
+/** A gateway's defaults (TOOLGATE_WORKER_HEAP_MB, _KILL_GRACE_MS, _MAX_OUTPUT_BYTES, _NET_HOSTS take them), and host mode's. */
+export const DEFAULT_WORKER_OPTIONS: Readonly<WorkerOptions> = Object.freeze({ heapMb: 256, killGraceMs: 100, maxOutputBytes: 8 * 1024 * 1024, netHosts: [] });
+
 /** The code a version loaded: the workers that run it refuse other code. */
 export interface WorkerCode {
   root: string;

@@ -122,7 +122,7 @@ describe('hostTester: a built plugin run the way a gateway runs it', () => {
 
   it('runs every example through the host and names the ones that fail', async () => {
     const problems = await kit.examples();
-    expect(problems.double).toEqual([expect.objectContaining({ path: '/examples/1', message: expect.stringContaining('"doubled":6') })]);
+    expect(problems.double).toEqual([expect.objectContaining({ path: '/examples/1/output', message: expect.stringContaining('"doubled":6') })]);
     expect(problems.spin?.[0].message).toContain('did not finish within 300 ms');
     expect(problems.calls).toBeUndefined();
   });

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { ErrorCode, type ErrorDetail, ToolgateError } from '../errors/toolgate.errors';
 import { descriptorHash } from '../manifest/descriptor.hash';
 import type { ToolManifest, ToolPrincipal } from '../manifest/manifest.types';
@@ -8,12 +7,10 @@ import { validateManifest } from '../manifest/manifest.validator';
 import { formatToolId, namespaceOfPackage } from '../manifest/tool.id';
 import { packageCodeHash } from '../plugin/package-code.hash';
 import { type PluginPackageJson, parsePluginPackageJson } from '../plugin/plugin.package';
-import { type CallSinks, PluginWorker, type WorkerOptions, workerProfile } from '../sandbox/plugin.worker';
+import { type CallSinks, DEFAULT_WORKER_OPTIONS, PluginWorker, type WorkerOptions, workerProfile } from '../sandbox/plugin.worker';
 import { pluginEntry } from '../sandbox/plugin-process.policy';
 import { checkAgainstSchema } from '../schema/json-schema.validator';
-
-/** The gateway's defaults (TOOLGATE_WORKER_HEAP_MB, TOOLGATE_WORKER_MAX_OUTPUT_BYTES, the kill grace). */
-const HOST_DEFAULTS: WorkerOptions = { heapMb: 256, killGraceMs: 2_000, maxOutputBytes: 8 * 1024 * 1024, netHosts: [] };
+import { errorOf, exampleIssues } from './tool.tester';
 
 export interface HostTesterOptions extends Partial<WorkerOptions> {
   /** Who calls: tools see it as `ctx.principal`. */
@@ -68,7 +65,7 @@ export async function hostTester(packageDir: string, options: HostTesterOptions 
   const tools = loadTools(entry, pkg);
   const codeHash = packageCodeHash(dir);
   const code = codeHash === null ? null : { root: dir, hash: codeHash };
-  const settings: WorkerOptions = { ...HOST_DEFAULTS, ...options };
+  const settings: WorkerOptions = { ...DEFAULT_WORKER_OPTIONS, ...options };
   const principal = options.principal ?? { tenant: 'test-tenant', subject: 'test-subject' };
   const logs: HostLogEntry[] = [];
   /** The worker each permission profile calls next, and every live worker (one still busy with an abandoned call included). */
@@ -140,33 +137,17 @@ export async function hostTester(packageDir: string, options: HostTesterOptions 
     return output;
   };
 
-  const failure = async (name: string, args: Record<string, unknown>, callOptions?: HostCallOptions): Promise<ToolgateError> => {
-    let output: unknown;
-    try {
-      output = await call(name, args, callOptions);
-    } catch (error) {
-      if (error instanceof ToolgateError) return error;
-      throw error;
-    }
-    throw new Error(`${name} succeeded (${JSON.stringify(output)?.slice(0, 200)}) where an error was expected`);
-  };
-
   return {
     package: pkg,
     tools,
     logs,
     call,
-    failure,
+    failure: (name, args, callOptions) => errorOf(name, () => call(name, args, callOptions)),
     async examples() {
       const problems: Record<string, ErrorDetail[]> = {};
       for (const [name, manifest] of tools) {
-        for (const [i, example] of manifest.examples.entries()) {
-          const issue = await call(name, example.arguments as Record<string, unknown>).then(
-            (output) => (example.output === undefined || isDeepStrictEqual(output, example.output) ? undefined : `differs from what run returns: ${JSON.stringify(output)?.slice(0, 300)}`),
-            (error: Error) => `run failed: ${error.message}${ToolgateError.is(error) && error.details.length > 0 ? `: ${error.details.map((d) => `${d.path} ${d.message}`).join('; ')}` : ''}`,
-          );
-          if (issue) problems[name] = [...(problems[name] ?? []), { path: `/examples/${i}`, message: issue }];
-        }
+        const issues = await exampleIssues(manifest, (args) => call(name, args));
+        if (issues.length > 0) problems[name] = issues;
       }
       return problems;
     },

@@ -28,15 +28,37 @@ export async function runTool(tool: ToolManifest, args: Record<string, unknown>,
 }
 
 /** The ToolgateError a call ends with; throws when the call succeeds or fails with anything else. */
-export async function toolErrorOf(tool: ToolManifest, args: Record<string, unknown>, ctx: ToolContext = testContext()): Promise<ToolgateError> {
+export function toolErrorOf(tool: ToolManifest, args: Record<string, unknown>, ctx: ToolContext = testContext()): Promise<ToolgateError> {
+  return errorOf(tool.name, () => runTool(tool, args, ctx));
+}
+
+/** The ToolgateError `attempt` ends with; throws when it succeeds or fails with anything else. */
+export async function errorOf(name: string, attempt: () => Promise<unknown>): Promise<ToolgateError> {
   let output: unknown;
   try {
-    output = await runTool(tool, args, ctx);
+    output = await attempt();
   } catch (error) {
     if (error instanceof ToolgateError) return error;
-    throw new Error(`${tool.name} threw ${(error as Error)?.name ?? typeof error} instead of a ToolgateError: ${(error as Error)?.message}`);
+    throw new Error(`${name} threw ${(error as Error)?.name ?? typeof error} instead of a ToolgateError: ${(error as Error)?.message}`);
   }
-  throw new Error(`${tool.name} succeeded (${JSON.stringify(output)?.slice(0, 200)}) where an error was expected`);
+  throw new Error(`${name} succeeded (${JSON.stringify(output)?.slice(0, 200)}) where an error was expected`);
+}
+
+/** Runs each example with `run`: one problem per example whose call fails or whose output differs from the declared one. */
+export async function exampleIssues(tool: ToolManifest, run: (args: Record<string, unknown>) => Promise<unknown>): Promise<ErrorDetail[]> {
+  const issues: ErrorDetail[] = [];
+  for (const [i, example] of tool.examples.entries()) {
+    try {
+      const output = await run(example.arguments as Record<string, unknown>);
+      if (example.output !== undefined && !isDeepStrictEqual(output, example.output)) {
+        issues.push({ path: `/examples/${i}/output`, message: `differs from what run returns: ${JSON.stringify(output)?.slice(0, 300)}` });
+      }
+    } catch (error) {
+      const details = ToolgateError.is(error) && error.details.length > 0 ? `: ${error.details.map((d) => `${d.path} ${d.message}`).join('; ')}` : '';
+      issues.push({ path: `/examples/${i}`, message: `run failed: ${(error as Error).message}${details}` });
+    }
+  }
+  return issues;
 }
 
 export interface ConformanceOptions {
@@ -60,17 +82,7 @@ export async function conformanceIssues(tool: ToolManifest, options: Conformance
     issues.push({ path: '/examples', message: `has ${tool.examples.length} examples, more than ${options.maxExamples}` });
   if (options.descriptionPattern && !options.descriptionPattern.test(tool.description)) issues.push({ path: '/description', message: `does not match ${options.descriptionPattern}` });
   if (options.runExamples === false || issues.length > 0) return issues;
-  for (const [i, example] of tool.examples.entries()) {
-    try {
-      const output = await runTool(tool, example.arguments as Record<string, unknown>);
-      if (example.output !== undefined && !isDeepStrictEqual(output, example.output)) {
-        issues.push({ path: `/examples/${i}/output`, message: `differs from what run returns: ${JSON.stringify(output)?.slice(0, 300)}` });
-      }
-    } catch (error) {
-      const details = ToolgateError.is(error) && error.details.length > 0 ? `: ${error.details.map((d) => `${d.path} ${d.message}`).join('; ')}` : '';
-      issues.push({ path: `/examples/${i}`, message: `run failed: ${(error as Error).message}${details}` });
-    }
-  }
+  issues.push(...(await exampleIssues(tool, (args) => runTool(tool, args))));
   return issues;
 }
 
