@@ -1,15 +1,19 @@
 /** `@toolgate/planner/evaluation`: offline evaluation (TaskBench plans, argument filling) and its metrics; not part of the runtime surface. */
 export { type ArgumentEvalResult, type ArgumentMiss, type ArgumentTask, evaluateArgumentFilling, readArgumentTasks } from '../arguments/argument.evaluator';
 export {
+  chainGraph,
   DEFAULT_PLAN_EVAL,
   evaluatePlanner,
+  FLOOR_CHAIN_LENGTHS,
   type PlanEvalOptions,
   type PlanEvalResult,
   type PlanEvalSplit,
+  type PlanFloor,
   type PlannerFactoryContext,
+  type PlanSampleRecord,
   planGraph,
   splitSamples,
   taskBenchDescriptor,
 } from './plan.evaluator';
-export { linkF1, nodeF1, type PlanGraph, type PlanReport, PlanScorer, sameNodes, setF1 } from './plan.metrics';
+export { linkF1, nodeF1, type PlanGraph, type PlanReport, PlanScorer, type SampleScore, sameNodes, setF1 } from './plan.metrics';
 export { parseStepLine, readTaskBench, type TaskBenchDataset, type TaskBenchSample, type TaskBenchTool } from './taskbench.reader';

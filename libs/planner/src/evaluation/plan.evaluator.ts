@@ -26,7 +26,33 @@ export interface PlanEvalOptions {
   /** Score only the first n samples of the split (in file order). */
   limit?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Called once per scored task, in order: what `--per-sample` writes. */
+  onSample?: (record: PlanSampleRecord) => void;
 }
+
+/** One scored task: what was asked, what was expected, what the planner did and why. */
+export interface PlanSampleRecord {
+  id: string;
+  type: string;
+  request: string;
+  gold: PlanGraph;
+  predicted: PlanGraph;
+  decision: string;
+  why: string;
+  nodeF1: number;
+  /** Absent for a single-step gold plan (the protocol scores links on multi-step plans only). */
+  linkF1?: number;
+}
+
+/** The retriever's top k for the whole task, chained in rank order: the trivial plan a planner must beat. */
+export interface PlanFloor {
+  k: number;
+  nodeF1: number;
+  linkF1: number;
+}
+
+/** Chain lengths the floor is computed for; the floor reported is the strongest of them. */
+export const FLOOR_CHAIN_LENGTHS = [1, 2, 3] as const;
 
 export const DEFAULT_PLAN_EVAL: PlanEvalOptions = { split: 'test', k: 5, learn: true, usagePerTool: 40 };
 
@@ -39,6 +65,11 @@ export interface PlanEvalResult extends PlanReport {
   retrievalLatencyMs: { p50: number; p95: number };
   /** Decisions the planner took, counted; `FAILED:<code>` for a plan that ended in a typed error. */
   decisions: Record<string, number>;
+  /** The best of the retrieval-chain floors (by node-F1 + link-F1), and each of them. */
+  floor: PlanFloor;
+  floors: PlanFloor[];
+  /** The same scores per sample `type` (TaskBench: single, chain, dag); "untyped" when the set has none. */
+  byType: Record<string, PlanReport>;
 }
 
 export interface PlannerFactoryContext {
@@ -93,6 +124,16 @@ function learnUsage(train: readonly TaskBenchSample[], limit: number): Map<strin
   return new Map([...usage].map(([tool, texts]) => [tool, [...texts]]));
 }
 
+/** A chain of tools in the given order: the shape of the retrieval floor. */
+export function chainGraph(tools: readonly string[]): PlanGraph {
+  return { nodes: [...tools], links: tools.slice(1).map((tool, i): [string, string] => [tools[i], tool]) };
+}
+
+/** What a plan says about its own decision: its explanation and question, then each step's reason. */
+function planWhy(plan: Plan): string {
+  return [plan.explanation, plan.question, ...plan.steps.map((s) => `${s.id} ${toolKey(s.tool)}: ${s.reason}`)].filter((part) => part !== undefined && part !== '').join('; ');
+}
+
 /** Tools of a plan and the (source, target) pairs of its dependsOn links. */
 export function planGraph(plan: Plan): PlanGraph {
   const toolOf = new Map(plan.steps.map((s) => [s.id, toolKey(s.tool)]));
@@ -136,17 +177,21 @@ export async function evaluatePlanner(
   const planner = createPlanner({ graph });
 
   const scorer = new PlanScorer();
+  const floorScorers = FLOOR_CHAIN_LENGTHS.map((k) => ({ k, scorer: new PlanScorer() }));
+  const typeScorers = new Map<string, PlanScorer>();
   const retrievalLatencies: number[] = [];
   const decisions: Record<string, number> = {};
   let candidateCount = 0;
   let covered = 0;
   for (const [i, sample] of scored.entries()) {
+    const gold = { nodes: sample.nodes, links: sample.links };
     const retrievalStarted = performance.now();
     const queries = [sample.request, ...splitSubGoals(sample.request).subGoals.map((g) => g.text)];
     const best = new Map<string, { rank: number; score: number }>();
-    for (const query of queries) {
-      const { hits } = await retriever.search(query, options.k, ALL_TOOLS);
-      for (const hit of hits) {
+    for (const [q, query] of queries.entries()) {
+      const { hits } = await retriever.search(query, Math.max(options.k, FLOOR_CHAIN_LENGTHS.at(-1) ?? 1), ALL_TOOLS);
+      if (q === 0) for (const floor of floorScorers) floor.scorer.add(chainGraph(hits.slice(0, floor.k).map((h) => h.id)), gold, 0);
+      for (const hit of hits.slice(0, options.k)) {
         const seen = best.get(hit.id);
         if (!seen || hit.rank < seen.rank || (hit.rank === seen.rank && hit.fused > seen.score)) best.set(hit.id, { rank: hit.rank, score: hit.fused });
       }
@@ -160,18 +205,38 @@ export async function evaluatePlanner(
 
     const started = performance.now();
     const outcome = await planner.plan({ text: sample.request, images: [], referenceTime: '2024-01-01T00:00:00Z', timeZone: 'UTC' }, candidates, EVAL_PRINCIPAL).then(
-      (plan) => ({ graph: planGraph(plan), decision: plan.decision as string }),
+      (plan) => ({ graph: planGraph(plan), decision: plan.decision as string, why: planWhy(plan) }),
       (error: unknown) => {
         // A typed failure (a model that timed out or kept answering garbage) scores as an empty plan and is counted, not fatal.
         if (!(error instanceof ToolgateError)) throw error;
-        return { graph: { nodes: [], links: [] }, decision: `FAILED:${error.code}` };
+        return { graph: { nodes: [], links: [] }, decision: `FAILED:${error.code}`, why: error.message };
       },
     );
-    scorer.add(outcome.graph, { nodes: sample.nodes, links: sample.links }, performance.now() - started);
+    const latency = performance.now() - started;
+    const score = scorer.add(outcome.graph, gold, latency);
+    const type = sample.type ?? 'untyped';
+    const typeScorer = typeScorers.get(type) ?? new PlanScorer();
+    typeScorers.set(type, typeScorer);
+    typeScorer.add(outcome.graph, gold, latency);
     decisions[outcome.decision] = (decisions[outcome.decision] ?? 0) + 1;
+    options.onSample?.({
+      id: sample.id,
+      type,
+      request: sample.request,
+      gold,
+      predicted: outcome.graph,
+      decision: outcome.decision,
+      why: outcome.why,
+      nodeF1: score.node,
+      ...(score.link !== undefined ? { linkF1: score.link } : {}),
+    });
     options.onProgress?.(i + 1, scored.length);
   }
   const sortedRetrieval = retrievalLatencies.sort((a, b) => a - b);
+  const floors = floorScorers.map(({ k, scorer: floorScorer }): PlanFloor => {
+    const { nodeF1: node, linkF1: link } = floorScorer.report();
+    return { k, nodeF1: node, linkF1: link };
+  });
   return {
     ...scorer.report(),
     split: options.split,
@@ -180,5 +245,8 @@ export async function evaluatePlanner(
     candidates: { mean: candidateCount / scored.length, goldCoverage: covered / scored.length },
     retrievalLatencyMs: { p50: percentile(sortedRetrieval, 50), p95: percentile(sortedRetrieval, 95) },
     decisions,
+    floor: floors.reduce((best, f) => (f.nodeF1 + f.linkF1 > best.nodeF1 + best.linkF1 ? f : best)),
+    floors,
+    byType: Object.fromEntries([...typeScorers].sort(([a], [b]) => a.localeCompare(b)).map(([type, s]) => [type, s.report()])),
   };
 }

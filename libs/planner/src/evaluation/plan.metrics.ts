@@ -42,7 +42,7 @@ export interface PlanReport {
   latencyMs: { p50: number; p95: number; mean: number };
 }
 
-interface SampleScore {
+export interface SampleScore {
   node: number;
   /** Undefined for a single-tool gold plan: it has no links to find, and scoring it would reward predicting none. */
   link: number | undefined;
@@ -54,11 +54,14 @@ export class PlanScorer {
   private readonly scores: SampleScore[] = [];
   private readonly latencies: number[] = [];
 
-  add(predicted: PlanGraph, gold: PlanGraph, latencyMs: number): void {
+  /** Scores one sample and keeps it; returns its scores. */
+  add(predicted: PlanGraph, gold: PlanGraph, latencyMs: number): SampleScore {
     // Steps, not distinct tools: a task that calls one tool twice is multi-step too.
     const multiStep = gold.nodes.length >= 2;
-    this.scores.push({ node: nodeF1(predicted, gold), link: multiStep ? linkF1(predicted, gold) : undefined, exact: sameNodes(predicted, gold) ? 1 : 0 });
+    const score = { node: nodeF1(predicted, gold), link: multiStep ? linkF1(predicted, gold) : undefined, exact: sameNodes(predicted, gold) ? 1 : 0 };
+    this.scores.push(score);
     this.latencies.push(latencyMs);
+    return score;
   }
 
   report(): PlanReport {

@@ -1,5 +1,7 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createPlanner, type PlannerModuleOptions, plannerEnvSchema, plannerOptionsFromEnv } from '@toolgate/planner';
-import { evaluatePlanner, type PlanEvalResult, type PlanEvalSplit, readTaskBench } from '@toolgate/planner/evaluation';
+import { evaluatePlanner, FLOOR_CHAIN_LENGTHS, type PlanEvalResult, type PlanEvalSplit, type PlanFloor, type PlanSampleRecord, readTaskBench } from '@toolgate/planner/evaluation';
 import { createRetriever } from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import type { Command } from 'commander';
@@ -16,6 +18,7 @@ export interface EvalPlanFlags {
   limit?: number;
   learn: boolean;
   json?: boolean;
+  perSample?: string;
 }
 
 export function registerEvalPlanCommand(evaluation: Command): void {
@@ -29,11 +32,15 @@ export function registerEvalPlanCommand(evaluation: Command): void {
     .option('--k <n>', 'retrieval top-k per sub-goal and for the whole task', positiveInt, 5)
     .option('--limit <n>', 'score only the first n tasks of the split', positiveInt)
     .option('--no-learn', 'do not learn usage examples and tool-graph edges from the training samples')
+    .option('--per-sample <file>', 'write one JSON line per task: id, type, request, gold, predicted, decision, why, node_f1, link_f1')
     .option('--json', 'print one JSON object only')
     .action(evalPlan);
 }
 
 const CANDIDATE_METHOD = 'union of the retrieval funnel top-k for the whole task and for each sub-goal';
+const FLOOR_METHOD = `the retrieval funnel's top k for the whole task chained in rank order, best of k = ${FLOOR_CHAIN_LENGTHS.join(', ')}`;
+
+const floorJson = (floor: PlanFloor) => ({ k: floor.k, node_f1: floor.nodeF1, link_f1: floor.linkF1 });
 
 function toPlanJsonReport(result: PlanEvalResult, flags: EvalPlanFlags, embedder: string): Record<string, unknown> {
   return {
@@ -52,6 +59,14 @@ function toPlanJsonReport(result: PlanEvalResult, flags: EvalPlanFlags, embedder
     train_samples: result.trainSamples,
     candidates: { method: CANDIDATE_METHOD, k: flags.k, mean: result.candidates.mean, gold_coverage: result.candidates.goldCoverage },
     decisions: result.decisions,
+    floor: { method: FLOOR_METHOD, ...floorJson(result.floor) },
+    floors: result.floors.map(floorJson),
+    by_type: Object.fromEntries(
+      Object.entries(result.byType).map(([type, report]) => [
+        type,
+        { samples: report.samples, multi_step_samples: report.multiStepSamples, node_f1: report.nodeF1, link_f1: report.linkF1, accuracy: report.accuracy },
+      ]),
+    ),
   };
 }
 
@@ -76,6 +91,15 @@ function plannerOptions(planner: PlannerModuleOptions['planner'], env: NodeJS.Pr
   return { planner, llm };
 }
 
+/** Opens the `--per-sample` file before any work, so a path that cannot be written fails at once and by name. */
+function openPerSample(path: string): number {
+  try {
+    return openSync(resolve(path), 'w');
+  } catch (error) {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `cannot write --per-sample ${path}: ${(error as Error).message}`, [{ path: '--per-sample', message: 'not writable' }], { cause: error });
+  }
+}
+
 /** Runs the evaluation the flags describe; the environment configures the LLM planner's endpoint. */
 export async function runPlanEval(flags: EvalPlanFlags, env: NodeJS.ProcessEnv = process.env): Promise<{ result: PlanEvalResult; model: string }> {
   if (flags.split !== 'test' && flags.split !== 'dev') {
@@ -89,16 +113,30 @@ export async function runPlanEval(flags: EvalPlanFlags, env: NodeJS.ProcessEnv =
   }
   const planner = plannerOptions(flags.planner, env);
   const dataset = await readTaskBench(datasetPath(flags.dataset, '--dataset'));
+  const perSample = flags.perSample ? openPerSample(flags.perSample) : undefined;
   fetchLocalModelIfMissing({ embedder: flags.embedder });
   const retriever = await createRetriever({ embedder: flags.embedder });
-  const result = await evaluatePlanner(dataset, retriever, ({ graph }) => createPlanner(planner, { graph, embedder: retriever.embedder }), {
-    split: flags.split as PlanEvalSplit,
-    k: flags.k,
-    learn: flags.learn,
-    usagePerTool: 40,
-    limit: flags.limit,
-  }).finally(() => retriever.index.close());
-  return { result, model: retriever.model };
+  const onSample =
+    perSample !== undefined
+      ? (record: PlanSampleRecord) => {
+          const { nodeF1, linkF1, ...rest } = record;
+          writeSync(perSample, `${JSON.stringify({ ...rest, node_f1: nodeF1, ...(linkF1 !== undefined ? { link_f1: linkF1 } : {}) })}\n`);
+        }
+      : undefined;
+  try {
+    const result = await evaluatePlanner(dataset, retriever, ({ graph }) => createPlanner(planner, { graph, embedder: retriever.embedder }), {
+      split: flags.split as PlanEvalSplit,
+      k: flags.k,
+      learn: flags.learn,
+      usagePerTool: 40,
+      limit: flags.limit,
+      onSample,
+    });
+    return { result, model: retriever.model };
+  } finally {
+    await retriever.index.close();
+    if (perSample !== undefined) closeSync(perSample);
+  }
 }
 
 async function evalPlan(flags: EvalPlanFlags): Promise<void> {
@@ -110,6 +148,19 @@ async function evalPlan(flags: EvalPlanFlags): Promise<void> {
     ['node-F1', `link-F1 (${result.multiStepSamples} multi-step)`, 'accuracy', 'plan p50 ms', 'plan p95 ms'],
     [[pct(result.nodeF1), result.multiStepSamples === 0 ? 'n/a' : pct(result.linkF1), pct(result.accuracy), result.latencyMs.p50.toFixed(2), result.latencyMs.p95.toFixed(2)]],
   );
+  printTable(
+    ['floor (retrieval chain)', 'node-F1', 'link-F1'],
+    result.floors.map((f) => [`top ${f.k}${f === result.floor ? ' (floor)' : ''}`, pct(f.nodeF1), pct(f.linkF1)]),
+  );
+  printTable(
+    ['type', 'tasks', 'node-F1', 'link-F1', 'accuracy'],
+    Object.entries(result.byType).map(([type, r]) => [type, String(r.samples), pct(r.nodeF1), r.multiStepSamples === 0 ? 'n/a' : pct(r.linkF1), pct(r.accuracy)]),
+  );
+  const mix = Object.entries(result.decisions)
+    .sort(([, a], [, b]) => b - a)
+    .map(([decision, n]) => `${decision} ${n}`)
+    .join(', ');
+  process.stdout.write(`decisions: ${mix}\n`);
   process.stdout.write(
     `candidates: ${CANDIDATE_METHOD} (k=${flags.k}): ${result.candidates.mean.toFixed(1)} per task, all gold tools present in ${pct(result.candidates.goldCoverage)}%; retrieval p50 ${result.retrievalLatencyMs.p50.toFixed(2)} ms\n`,
   );
