@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery, Kind, parse, print, validate } from 'graphql';
+import { datasetsDir } from '../support/datasets';
 import { BM25_ONLY, graphql, REPO_ROOT, type RunningGateway, startGateway } from '../support/gateway-process';
 import { AUTHOR_LOOP, README_BLOCKS as blocks, shellLines } from '../support/readme';
 
@@ -108,6 +109,8 @@ describe('README examples', () => {
       TOOLGATE_DATA_DIR: join(work, 'cli'),
       PORT: port,
       LOG_LEVEL: 'warn',
+      // The README's evaluation lines name sets relative to it, as it tells a newcomer to set.
+      TOOLGATE_DATASETS: datasetsDir(),
     };
     // The author loop publishes to a registry: plugin-author.e2e-spec.ts runs that block against Verdaccio.
     const lines = blocks.filter((b) => b.lang === 'bash' && !b.body.startsWith(AUTHOR_LOOP)).flatMap((b) => shellLines(b.body));

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerDevCommand } from './commands/dev.command';
 import { registerEvalArgumentsCommand } from './commands/eval-arguments.command';
+import { registerEvalCallsCommand } from './commands/eval-calls.command';
 import { registerEvalPlanCommand } from './commands/eval-plan.command';
 import { registerEvalRetrievalCommand } from './commands/eval-retrieval.command';
 import { registerExamplesImportCommand } from './commands/examples-import.command';
@@ -48,6 +49,7 @@ export function buildCli(): Command {
   registerEvalRetrievalCommand(evaluation);
   registerEvalPlanCommand(evaluation);
   registerEvalArgumentsCommand(evaluation);
+  registerEvalCallsCommand(evaluation);
   const mcp = program.command('mcp').description('the Model Context Protocol: serve Toolgate to MCP clients, and the servers it imports tools from');
   registerMcpServeCommand(mcp);
   registerMcpServersCommand(mcp);

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { buildToolDocument, type ToolRetriever } from '@toolgate/retrieval';
 import { percentile } from '@toolgate/retrieval/evaluation';
-import { DEFAULT_LIMITS, ErrorCode, type ToolDescriptor, ToolgateError } from '@toolgate/sdk';
+import { ErrorCode, type ToolDescriptor, ToolgateError } from '@toolgate/sdk';
 import { splitSubGoals } from '../deterministic/sub-goal.splitter';
 import { ToolGraph, toolKey } from '../graph/tool.graph';
-import type { Plan, PlanningCandidate, PlanningPrincipal } from '../plan/plan.types';
+import type { Plan, PlanningCandidate } from '../plan/plan.types';
 import type { Planner } from '../planning/planner.port';
+import { ALL_TOOLS, datasetDescriptor, EVAL_PRINCIPAL, EVAL_REFERENCE_TIME } from './eval.catalog';
 import { type PlanGraph, type PlanReport, PlanScorer } from './plan.metrics';
 import { parseStepLine, type TaskBenchDataset, type TaskBenchSample, type TaskBenchTool } from './taskbench.reader';
 
@@ -93,20 +94,7 @@ const schemaOf = (tool: TaskBenchTool) => ({
 
 /** A dataset tool as a descriptor: its learned usage texts become its example queries. */
 export function taskBenchDescriptor(tool: TaskBenchTool, usage: readonly string[]): ToolDescriptor {
-  return {
-    name: tool.id,
-    title: tool.id,
-    description: tool.description,
-    category: tool.domains,
-    tags: [],
-    inputSchema: schemaOf(tool),
-    outputSchema: { type: 'object' },
-    examples: usage.map((query) => ({ query, arguments: {} })),
-    permissions: { scopes: [], risk: 'read' },
-    limits: DEFAULT_LIMITS,
-    execution: 'server',
-    hasHealthCheck: false,
-  };
+  return datasetDescriptor({ name: tool.id, description: tool.description, category: tool.domains, inputSchema: schemaOf(tool), examples: usage });
 }
 
 /** What each tool was used for in training samples: the text of its step lines, de-duplicated, the first `limit` kept. */
@@ -142,9 +130,6 @@ export function planGraph(plan: Plan): PlanGraph {
     links: plan.steps.flatMap((s) => s.dependsOn.map((d): [string, string] => [toolOf.get(d) ?? d, toolKey(s.tool)])),
   };
 }
-
-const EVAL_PRINCIPAL: PlanningPrincipal = { tenant: 'eval', subject: 'eval', roles: [] };
-const ALL_TOOLS = { scope: [{ idGlob: '**', maxRisk: 'destructive' as const }] };
 
 /**
  * Scores a planner on a TaskBench set: tools are indexed from `tool_desc.json` (with usage learned from
@@ -204,7 +189,7 @@ export async function evaluatePlanner(
     if (sample.nodes.every((n) => best.has(n))) covered++;
 
     const started = performance.now();
-    const outcome = await planner.plan({ text: sample.request, images: [], referenceTime: '2024-01-01T00:00:00Z', timeZone: 'UTC' }, candidates, EVAL_PRINCIPAL).then(
+    const outcome = await planner.plan({ text: sample.request, images: [], referenceTime: EVAL_REFERENCE_TIME, timeZone: 'UTC' }, candidates, EVAL_PRINCIPAL).then(
       (plan) => ({ graph: planGraph(plan), decision: plan.decision as string, why: planWhy(plan) }),
       (error: unknown) => {
         // A typed failure (a model that timed out or kept answering garbage) scores as an empty plan and is counted, not fatal.

@@ -1,24 +1,20 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { createPlanner, type PlannerModuleOptions, plannerEnvSchema, plannerOptionsFromEnv } from '@toolgate/planner';
+import { createPlanner } from '@toolgate/planner';
 import { evaluatePlanner, FLOOR_CHAIN_LENGTHS, type PlanEvalResult, type PlanEvalSplit, type PlanFloor, type PlanSampleRecord, readTaskBench } from '@toolgate/planner/evaluation';
 import { createRetriever } from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import type { Command } from 'commander';
 import { datasetPath, positiveInt } from '../cli.options';
 import { printTable } from '../cli.output';
+import { type EvalRunFlags, evalRunOptions, PerSampleWriter } from '../eval-run.options';
 import { fetchLocalModelIfMissing } from '../local-model.fetch';
 
-export interface EvalPlanFlags {
+export interface EvalPlanFlags extends EvalRunFlags {
   dataset: string;
   split: string;
-  planner: string;
-  embedder: string;
   k: number;
   limit?: number;
   learn: boolean;
   json?: boolean;
-  perSample?: string;
 }
 
 export function registerEvalPlanCommand(evaluation: Command): void {
@@ -70,59 +66,17 @@ function toPlanJsonReport(result: PlanEvalResult, flags: EvalPlanFlags, embedder
   };
 }
 
-/**
- * The planner options for `--planner`: the LLM planner reads its endpoint from the environment (as the server
- * does), so an eval that names `--planner llm` with no endpoint fails before any sample instead of on the first
- * request; the deterministic planner reads nothing from it.
- */
-function plannerOptions(planner: PlannerModuleOptions['planner'], env: NodeJS.ProcessEnv): Pick<PlannerModuleOptions, 'planner' | 'llm'> {
-  const parsed = plannerEnvSchema.safeParse(planner === 'llm' ? env : {});
-  if (!parsed.success) {
-    const details = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-    throw new ToolgateError(ErrorCode.INVALID_CONFIG, 'invalid environment for --planner llm', details);
-  }
-  const { llm } = plannerOptionsFromEnv(parsed.data);
-  if (planner === 'llm' && !llm.apiKey && !llm.baseURL) {
-    throw new ToolgateError(ErrorCode.INVALID_CONFIG, '--planner llm needs an OpenAI-compatible endpoint: set OPENAI_API_KEY (api.openai.com) or OPENAI_BASE_URL (another server)', [
-      { path: 'OPENAI_API_KEY', message: 'is not set' },
-      { path: 'OPENAI_BASE_URL', message: 'is not set' },
-    ]);
-  }
-  return { planner, llm };
-}
-
-/** Opens the `--per-sample` file before any work, so a path that cannot be written fails at once and by name. */
-function openPerSample(path: string): number {
-  try {
-    return openSync(resolve(path), 'w');
-  } catch (error) {
-    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `cannot write --per-sample ${path}: ${(error as Error).message}`, [{ path: '--per-sample', message: 'not writable' }], { cause: error });
-  }
-}
-
 /** Runs the evaluation the flags describe; the environment configures the LLM planner's endpoint. */
 export async function runPlanEval(flags: EvalPlanFlags, env: NodeJS.ProcessEnv = process.env): Promise<{ result: PlanEvalResult; model: string }> {
   if (flags.split !== 'test' && flags.split !== 'dev') {
     throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown split "${flags.split}" (available: test, dev)`, [{ path: '--split', message: 'unknown split' }]);
   }
-  if (flags.embedder !== 'local' && flags.embedder !== 'none') {
-    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown embedder "${flags.embedder}" (available: local, none)`, [{ path: '--embedder', message: 'unknown embedder' }]);
-  }
-  if (flags.planner !== 'deterministic' && flags.planner !== 'llm') {
-    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown planner "${flags.planner}" (available: deterministic, llm)`, [{ path: '--planner', message: 'unknown planner' }]);
-  }
-  const planner = plannerOptions(flags.planner, env);
+  const { planner, embedder } = evalRunOptions(flags, env);
   const dataset = await readTaskBench(datasetPath(flags.dataset, '--dataset'));
-  const perSample = flags.perSample ? openPerSample(flags.perSample) : undefined;
-  fetchLocalModelIfMissing({ embedder: flags.embedder });
-  const retriever = await createRetriever({ embedder: flags.embedder });
-  const onSample =
-    perSample !== undefined
-      ? (record: PlanSampleRecord) => {
-          const { nodeF1, linkF1, ...rest } = record;
-          writeSync(perSample, `${JSON.stringify({ ...rest, node_f1: nodeF1, ...(linkF1 !== undefined ? { link_f1: linkF1 } : {}) })}\n`);
-        }
-      : undefined;
+  const perSample = PerSampleWriter.open(flags.perSample);
+  fetchLocalModelIfMissing({ embedder });
+  const retriever = await createRetriever({ embedder });
+  const onSample = perSample ? ({ nodeF1, linkF1, ...rest }: PlanSampleRecord) => perSample.write({ ...rest, node_f1: nodeF1, ...(linkF1 !== undefined ? { link_f1: linkF1 } : {}) }) : undefined;
   try {
     const result = await evaluatePlanner(dataset, retriever, ({ graph }) => createPlanner(planner, { graph, embedder: retriever.embedder }), {
       split: flags.split as PlanEvalSplit,
@@ -135,7 +89,7 @@ export async function runPlanEval(flags: EvalPlanFlags, env: NodeJS.ProcessEnv =
     return { result, model: retriever.model };
   } finally {
     await retriever.index.close();
-    if (perSample !== undefined) closeSync(perSample);
+    perSample?.close();
   }
 }
 
