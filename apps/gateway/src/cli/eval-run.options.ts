@@ -52,7 +52,7 @@ export class PerSampleWriter {
     }
   }
 
-  write(record: Record<string, unknown>): void {
+  write(record: object): void {
     writeSync(this.fd, `${JSON.stringify(record)}\n`);
   }
 

@@ -1,12 +1,12 @@
 import { buildToolDocument, type ToolRetriever } from '@toolgate/retrieval';
-import { percentile } from '@toolgate/retrieval/evaluation';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { toolKey } from '../graph/tool.graph';
-import type { PlanningCandidate, Selection } from '../plan/plan.types';
+import type { PlanningCandidate } from '../plan/plan.types';
 import type { Planner } from '../planning/planner.port';
 import { type ArgumentFailureKind, type CallFailure, type CallsVerdict, checkCalls, type PredictedCall } from './bfcl.checker';
 import { type BfclGoldCall, type BfclSample, bfclToJsonSchema } from './bfcl.reader';
-import { ALL_TOOLS, datasetDescriptor, EVAL_PRINCIPAL, EVAL_REFERENCE_TIME } from './eval.catalog';
+import { ALL_TOOLS, datasetDescriptor, decisionWhy, EVAL_PRINCIPAL, EVAL_REFERENCE_TIME } from './eval.catalog';
+import { latencySummary, sameSet } from './plan.metrics';
 
 export interface CallEvalOptions {
   /** Score only the first n samples (in file order). */
@@ -57,17 +57,6 @@ export interface CallEvalResult {
 }
 
 const ABSTAIN = new Set(['NO_MATCH', 'ANSWER_DIRECTLY']);
-
-/** What a selection says about itself: its explanation and question, then each call's reason. */
-function selectionWhy(selection: Selection): string {
-  return [selection.explanation, selection.question, ...selection.calls.map((c) => `${toolKey(c.tool)}: ${c.reason}`)].filter((part) => part !== undefined && part !== '').join('; ');
-}
-
-const sameSet = (a: readonly string[], b: readonly string[]) => {
-  const x = new Set(a);
-  const y = new Set(b);
-  return x.size === y.size && [...x].every((v) => y.has(v));
-};
 
 const emptyArgumentFailures = (): Record<ArgumentFailureKind, Record<string, number>> => ({
   missing_required: {},
@@ -127,7 +116,10 @@ export async function evaluateCalls(
       (selection) => ({
         decision: selection.decision as string,
         calls: selection.calls.map((c): PredictedCall => ({ name: toolKey(c.tool), arguments: c.arguments })),
-        why: selectionWhy(selection),
+        why: decisionWhy(
+          selection,
+          selection.calls.map((c) => `${toolKey(c.tool)}: ${c.reason}`),
+        ),
       }),
       (error: unknown) => {
         if (!(error instanceof ToolgateError)) throw error;
@@ -163,14 +155,14 @@ export async function evaluateCalls(
       const emitted = outcome.decision === 'USE_TOOLS' ? outcome.calls : [];
       verdict = checkCalls(sample.functions, emitted, gold);
       correct = verdict.ok;
-      if (correct) astCorrect++;
+      if (verdict.ok) astCorrect++;
       else if (emitted.length === 0) {
         failures.noCall++;
         // A CLARIFY still proposes calls: what they lack is the argument breakdown's most useful line.
         const proposed = checkCalls(sample.functions, outcome.calls, gold);
         if (!proposed.ok && proposed.kind === 'wrong_calls') countCallFailures(proposed.failures, failures);
-      } else if (!verdict.ok && verdict.kind === 'wrong_count') failures.wrongCount++;
-      else if (!verdict.ok && verdict.kind === 'wrong_calls') countCallFailures(verdict.failures, failures);
+      } else if (verdict.kind === 'wrong_count') failures.wrongCount++;
+      else countCallFailures(verdict.failures, failures);
     } else {
       correct = ABSTAIN.has(outcome.decision);
       if (correct) abstained++;
@@ -191,7 +183,6 @@ export async function evaluateCalls(
 
   const irrelevant = scored.length - relevant;
   const share = (n: number, of: number) => (of === 0 ? 0 : n / of);
-  const sorted = latencies.sort((a, b) => a - b);
   return {
     samples: scored.length,
     relevantSamples: relevant,
@@ -205,14 +196,7 @@ export async function evaluateCalls(
     noMatchRate: share(unmatched, relevant),
     decisions,
     failures,
-    latencyMs: {
-      p50: percentile(sorted, 50),
-      p95: percentile(sorted, 95),
-      mean: share(
-        sorted.reduce((a, b) => a + b, 0),
-        sorted.length,
-      ),
-    },
+    latencyMs: latencySummary(latencies),
   };
 }
 

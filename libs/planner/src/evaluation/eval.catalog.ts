@@ -25,3 +25,8 @@ export function datasetDescriptor(tool: { name: string; description: string; cat
     hasHealthCheck: false,
   };
 }
+
+/** What a plan or selection says about its decision: its explanation and question, then each step's or call's reason. */
+export function decisionWhy(decided: { explanation?: string; question?: string }, reasons: readonly string[]): string {
+  return [decided.explanation, decided.question, ...reasons].filter((part) => part !== undefined && part !== '').join('; ');
+}

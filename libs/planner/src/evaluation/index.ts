@@ -18,5 +18,5 @@ export {
   splitSamples,
   taskBenchDescriptor,
 } from './plan.evaluator';
-export { linkF1, nodeF1, type PlanGraph, type PlanReport, PlanScorer, type SampleScore, sameNodes, setF1 } from './plan.metrics';
+export { latencySummary, linkF1, nodeF1, type PlanGraph, type PlanReport, PlanScorer, type SampleScore, sameNodes, sameSet, setF1 } from './plan.metrics';
 export { parseStepLine, readTaskBench, type TaskBenchDataset, type TaskBenchSample, type TaskBenchTool } from './taskbench.reader';

@@ -6,7 +6,7 @@ import { splitSubGoals } from '../deterministic/sub-goal.splitter';
 import { ToolGraph, toolKey } from '../graph/tool.graph';
 import type { Plan, PlanningCandidate } from '../plan/plan.types';
 import type { Planner } from '../planning/planner.port';
-import { ALL_TOOLS, datasetDescriptor, EVAL_PRINCIPAL, EVAL_REFERENCE_TIME } from './eval.catalog';
+import { ALL_TOOLS, datasetDescriptor, decisionWhy, EVAL_PRINCIPAL, EVAL_REFERENCE_TIME } from './eval.catalog';
 import { type PlanGraph, type PlanReport, PlanScorer } from './plan.metrics';
 import { parseStepLine, type TaskBenchDataset, type TaskBenchSample, type TaskBenchTool } from './taskbench.reader';
 
@@ -117,11 +117,6 @@ export function chainGraph(tools: readonly string[]): PlanGraph {
   return { nodes: [...tools], links: tools.slice(1).map((tool, i): [string, string] => [tools[i], tool]) };
 }
 
-/** What a plan says about its own decision: its explanation and question, then each step's reason. */
-function planWhy(plan: Plan): string {
-  return [plan.explanation, plan.question, ...plan.steps.map((s) => `${s.id} ${toolKey(s.tool)}: ${s.reason}`)].filter((part) => part !== undefined && part !== '').join('; ');
-}
-
 /** Tools of a plan and the (source, target) pairs of its dependsOn links. */
 export function planGraph(plan: Plan): PlanGraph {
   const toolOf = new Map(plan.steps.map((s) => [s.id, toolKey(s.tool)]));
@@ -190,7 +185,14 @@ export async function evaluatePlanner(
 
     const started = performance.now();
     const outcome = await planner.plan({ text: sample.request, images: [], referenceTime: EVAL_REFERENCE_TIME, timeZone: 'UTC' }, candidates, EVAL_PRINCIPAL).then(
-      (plan) => ({ graph: planGraph(plan), decision: plan.decision as string, why: planWhy(plan) }),
+      (plan) => ({
+        graph: planGraph(plan),
+        decision: plan.decision as string,
+        why: decisionWhy(
+          plan,
+          plan.steps.map((s) => `${s.id} ${toolKey(s.tool)}: ${s.reason}`),
+        ),
+      }),
       (error: unknown) => {
         // A typed failure (a model that timed out or kept answering garbage) scores as an empty plan and is counted, not fatal.
         if (!(error instanceof ToolgateError)) throw error;

@@ -24,11 +24,20 @@ export const nodeF1 = (predicted: PlanGraph, gold: PlanGraph): number => setF1(p
 const linkKeys = (links: readonly [string, string][]) => links.map(([s, t]) => `${s}\u0000${t}`);
 export const linkF1 = (predicted: PlanGraph, gold: PlanGraph): number => setF1(linkKeys(predicted.links), linkKeys(gold.links));
 
+/** The same members, order and repeats aside. */
+export function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((v) => y.has(v));
+}
+
 /** The exact set of tools, order and links aside. */
-export function sameNodes(predicted: PlanGraph, gold: PlanGraph): boolean {
-  const p = new Set(predicted.nodes);
-  const g = new Set(gold.nodes);
-  return p.size === g.size && [...p].every((x) => g.has(x));
+export const sameNodes = (predicted: PlanGraph, gold: PlanGraph): boolean => sameSet(predicted.nodes, gold.nodes);
+
+/** Median, 95th percentile and mean of measured latencies (0 for none). */
+export function latencySummary(latencies: readonly number[]): { p50: number; p95: number; mean: number } {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), mean: sorted.length === 0 ? 0 : sorted.reduce((a, b) => a + b, 0) / sorted.length };
 }
 
 export interface PlanReport {
@@ -68,14 +77,13 @@ export class PlanScorer {
     const n = this.scores.length;
     const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length);
     const links = this.scores.flatMap((s) => (s.link === undefined ? [] : [s.link]));
-    const sorted = [...this.latencies].sort((a, b) => a - b);
     return {
       samples: n,
       multiStepSamples: links.length,
       nodeF1: mean(this.scores.map((s) => s.node)),
       linkF1: mean(links),
       accuracy: mean(this.scores.map((s) => s.exact)),
-      latencyMs: { p50: percentile(sorted, 50), p95: percentile(sorted, 95), mean: n === 0 ? 0 : sorted.reduce((a, b) => a + b, 0) / n },
+      latencyMs: latencySummary(this.latencies),
     };
   }
 }

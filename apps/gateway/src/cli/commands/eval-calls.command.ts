@@ -39,7 +39,7 @@ export async function runCallsEval(flags: EvalCallsFlags, env: NodeJS.ProcessEnv
   try {
     const result = await evaluateCalls(samples, answers, retriever, createPlanner(planner, { embedder: retriever.embedder }), {
       limit: flags.limit,
-      onSample: perSample ? (record: CallSampleRecord) => perSample.write({ ...record }) : undefined,
+      onSample: perSample ? (record: CallSampleRecord) => perSample.write(record) : undefined,
     });
     return { result, model: retriever.model };
   } finally {
