@@ -5,6 +5,7 @@ import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler'
 import { Filling } from './filling.state';
 import { fillNumberMap, fillOperations, fillSortKeys, fillStringList } from './list.filler';
 import { fillCurrencies, fillNumbers, fillUnits } from './number.filler';
+import { fillPhrases } from './phrase.filler';
 import { refusedArguments } from './schema.check';
 import { type SchemaField, schemaFields } from './schema.fields';
 import { fillEmail, fillExpression, fillPath, fillPersonName, fillTexts, fillUrl } from './string.filler';
@@ -47,6 +48,7 @@ export function fillArguments(text: string, inputSchema: JsonSchema, context: Ar
   for (const field of open('sort-list')) fillSortKeys(state, field);
   fillPersonName(state, open('text'));
   fillTexts(state, open('text'));
+  fillPhrases(state, open('text'));
 
   dropInvalid(state, inputSchema);
   reportMissing(state, fields);

@@ -153,12 +153,25 @@ export function distinct(candidates: Candidate[]): Candidate[] {
   return candidates.filter((c, i) => candidates.findIndex((d) => same(d.value, c.value)) === i);
 }
 
+/** A field's name words before its divisor: "compounds_per_year" counts compounds, "10 years" is not its value. */
+export function countedNameWords(field: SchemaField): string[] {
+  const per = field.nameWords.indexOf('per');
+  return per >= 0 ? field.nameWords.slice(0, per) : field.nameWords;
+}
+
 export function fieldScore(state: Filling, field: SchemaField, span: Span): number {
   const near = state.words.filter((w) => (w.end <= span.start + 1 ? span.start - w.end < 30 : w.start >= span.end && w.start - span.end < 30)).filter((w) => !overlaps(w, span));
-  const window = [...near.filter((w) => w.end <= span.start).slice(-3), ...near.filter((w) => w.start >= span.end).slice(0, 3)].map((w) => stem(w.word));
+  // A comma or full stop ends the clause: "first name 'Maya', last name 'Chen'".
+  const sameClause = (w: Word) => !/[,;.!?]/.test(w.end <= span.start ? state.text.slice(w.end, span.start) : state.text.slice(span.end, w.start));
+  const before = near.filter((w) => w.end <= span.start && sameClause(w)).slice(-3);
+  const after = near.filter((w) => w.start >= span.end && sameClause(w)).slice(0, 3);
+  const named = countedNameWords(field);
   let score = 0;
-  for (const word of window) {
-    if (field.nameWords.some((n) => wordMatches(n, word) || POINTERS[word]?.includes(n))) score += 2;
+  for (const w of [...before, ...after]) {
+    const word = stem(w.word);
+    // The word right against the value says the most: "500 for 8 years" gives years the 8.
+    const adjacent = w === before.at(-1) || w === after[0] ? 0.5 : 0;
+    if (named.some((n) => wordMatches(n, word) || POINTERS[word]?.includes(n))) score += 2 + adjacent;
     else if (field.descriptionWords.some((d) => wordMatches(d, word))) score += 1;
   }
   return score;

@@ -1,5 +1,5 @@
 // Numbers, currencies and units: the amounts a task writes and what they are measured in.
-import { type Filling, fieldScore, wordMatches } from './filling.state';
+import { countedNameWords, type Filling, fieldScore, wordMatches } from './filling.state';
 import { extractCurrencies, extractUnits, type NumberMention } from './number.extractor';
 import type { SchemaField } from './schema.fields';
 import { stem } from './text-span.util';
@@ -19,8 +19,15 @@ const TIME_UNIT_MS: Record<string, number> = {
   minutes: 60000,
 };
 
-function numericValue(field: SchemaField, mention: NumberMention): number | undefined {
-  let value = mention.value;
+/** "5%" for a rate the description does not call a percentage is the fraction 0.05. */
+function asFraction(text: string, field: SchemaField, mention: NumberMention): boolean {
+  if (!/^\s?(?:%|percent\b|per cent\b)/i.test(text.slice(mention.digits.end))) return false;
+  const description = String(field.schema.description ?? '');
+  return (field.schema as { type?: string }).type === 'number' && (/\bdecimal|\bfraction/i.test(description) || !/percent|%/i.test(`${field.name} ${description}`));
+}
+
+function numericValue(text: string, field: SchemaField, mention: NumberMention): number | undefined {
+  let value = asFraction(text, field, mention) ? Number((mention.value / 100).toPrecision(12)) : mention.value;
   // A field counted in milliseconds takes "5 seconds" as 5000.
   if (/Ms$|_ms$/.test(field.name) && mention.unit) {
     const factor = TIME_UNIT_MS[mention.unit.text.toLowerCase()];
@@ -40,9 +47,9 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
   const pairs: { field: SchemaField; mention: NumberMention; value: number; score: number }[] = [];
   for (const field of fields) {
     for (const mention of numbers) {
-      const value = numericValue(field, mention);
+      const value = numericValue(state.text, field, mention);
       if (value === undefined) continue;
-      let score = fieldScore(state, field, mention) + (mention.unit && field.nameWords.concat(field.descriptionWords).some((w) => wordMatches(w, stem(mention.unit?.text ?? ''))) ? 2 : 0);
+      let score = fieldScore(state, field, mention) + (mention.unit && [...countedNameWords(field), ...field.descriptionWords].some((w) => wordMatches(w, stem(mention.unit?.text ?? ''))) ? 2.5 : 0);
       if (quantityField(field) && (mention.unit || mention.currency)) score += 3;
       if (quantityField(field) && !mention.unit && !mention.currency && all.some((g) => g.kind === 'unit') && numbers.some((n) => n.unit)) score -= 1;
       pairs.push({ field, mention, value, score });
@@ -70,7 +77,19 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
     taken.add(pair.mention);
     state.set(pair.field, { value: pair.value, span: pair.mention });
   }
-  // A required number the words do not point at takes the only number left; two or more are a question.
+  // Required numbers the words do not point at take the numbers left: one each in the order both are
+  // written ("the other two sides as 4 and 5" for x, y); more numbers than fields are a question.
+  const unpointed = fields.filter((f) => f.required && !done.has(f));
+  const leftover = numbers.filter((n) => !taken.has(n) && unpointed.every((f) => pairs.some((p) => p.field === f && p.mention === n && p.score >= 0)));
+  if (unpointed.length > 1 && leftover.length === unpointed.length) {
+    unpointed.forEach((field, i) => {
+      const pair = pairs.find((p) => p.field === field && p.mention === leftover[i]);
+      if (!pair) return;
+      taken.add(pair.mention);
+      done.add(field);
+      state.set(field, { value: pair.value, span: pair.mention });
+    });
+  }
   for (const field of fields.filter((f) => f.required && !done.has(f))) {
     const left = pairs.filter((p) => p.field === field && !taken.has(p.mention) && p.score >= 0);
     const values = [...new Set(left.map((p) => p.value))];

@@ -1,0 +1,105 @@
+import type { Span } from './argument-fill.types';
+import { overlaps } from './text-span.util';
+
+/** A stretch of words a short text field may take: a proper name, or one word of the text. */
+export interface Phrase extends Span {
+  value: string;
+  /** Written with capitals (a name: "Los Angeles", "LA Lakers", "Windows 10", "C4"). */
+  proper: boolean;
+  /** The lowercase word right before it ("in", "from", "by"). */
+  before?: string;
+  /** For "City, Region": which part this is; "whole" is both with the comma. */
+  part?: 'head' | 'tail' | 'whole';
+}
+
+export interface Token extends Span {
+  value: string;
+  proper: boolean;
+  /** First word of a sentence: capitalised by position, not by being a name. */
+  initial: boolean;
+}
+
+// Words that are capitalised at the start of a request without being names.
+const COMMON = new Set(
+  `what who whom whose when where why how which is are was were do does did can could would will should shall may might must
+  please i i'm i'd i've my me we our us you your he she they them their it its the a an this that these those there here
+  give get find show tell list let in on at for from to with by of and or if after before then also hey hi hello now
+  calculate compute determine search look fetch retrieve provide generate create make convert check identify predict
+  estimate analyze analyse plan order send book buy sell play suggest recommend help need want am using use change update set`.split(/\s+/),
+);
+
+const ABBREVIATION = /^(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Ft|Inc|Ltd|Co|Corp|Jr|Sr|Bros)$/;
+const TOKEN = /[A-Za-z0-9][A-Za-z0-9'’.&-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
+
+function isProperWord(word: string): boolean {
+  return /^[A-Z]/.test(word) || /^[a-z]+[A-Z]/.test(word);
+}
+
+export function tokensOf(text: string): Token[] {
+  return [...text.matchAll(TOKEN)].map((m) => {
+    // "Brady's record": the possessive is not part of the name.
+    let value = m[0].replace(/['’]s$/, '');
+    // "Mr. X", "Apple Inc.", "Washington D.C.": the abbreviation keeps its period.
+    if (text.charAt(m.index + value.length) === '.' && (ABBREVIATION.test(value) || /^[A-Z](?:\.[A-Z])+$/.test(value))) value += '.';
+    const before = text.slice(0, m.index).trimEnd();
+    const initial = before === '' || /[.!?:;]["')\]]?$/.test(before);
+    const proper = value !== 'I' && isProperWord(value) && !(initial && COMMON.has(value.toLowerCase()));
+    return { start: m.index, end: m.index + value.length, text: value, value, proper, initial };
+  });
+}
+
+/**
+ * Proper names written in the text, each with the word before it: runs of capitalised words, a short
+ * number or code after one ("Windows 10"), and "City, Region" as both parts and the whole.
+ */
+export function extractProperPhrases(text: string, tokens: Token[], blocked: Span[]): Phrase[] {
+  const free = (t: Token) => !blocked.some((b) => overlaps(b, t));
+  const runs: Token[][] = [];
+  let run: Token[] = [];
+  const close = () => {
+    if (run.length > 0) runs.push(run);
+    run = [];
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    const joined = run.length > 0 && /^[ \t]+$/.test(text.slice(run[run.length - 1].end, token.start));
+    if (!joined) close();
+    const shortNumber = /^\d{1,3}$/.test(token.value) && run.length > 0;
+    // "Find me": a capitalised first word followed by a lowercase one is not a name.
+    const lone = token.initial && token.proper && !(tokens[i + 1]?.proper && /^[ \t]+$/.test(text.slice(token.end, tokens[i + 1].start)));
+    if (free(token) && ((token.proper && !lone) || shortNumber)) run.push(token);
+    else close();
+  }
+  close();
+  const phrases: Phrase[] = runs.map((r) => phraseOf(text, tokens, r[0], r[r.length - 1]));
+  // "Miami, Florida": the city, the region and both.
+  for (let i = 0; i + 1 < runs.length; i++) {
+    const [head, tail] = [phrases[i], phrases[i + 1]];
+    if (!/^,\s*$/.test(text.slice(head.end, tail.start))) continue;
+    head.part = 'head';
+    tail.part = 'tail';
+    phrases.push({ ...head, end: tail.end, text: text.slice(head.start, tail.end), value: text.slice(head.start, tail.end), part: 'whole' });
+  }
+  // "Metropolitan Museum of Art": two names joined by "of" are also one name (and stay two: "King of France").
+  for (let i = 0; i + 1 < runs.length; i++) {
+    const [left, right] = [runs[i][runs[i].length - 1], runs[i + 1][0]];
+    if (/^ of (?:the )?$/.test(text.slice(left.end, right.start))) phrases.push({ ...phraseOf(text, tokens, runs[i][0], runs[i + 1][runs[i + 1].length - 1]), part: undefined });
+  }
+  return phrases;
+}
+
+export const isCommonWord = (word: string) => COMMON.has(word.toLowerCase());
+
+export function phraseOf(text: string, tokens: Token[], first: Token, last: Token): Phrase {
+  const index = tokens.indexOf(first);
+  const previous = index > 0 ? tokens[index - 1] : undefined;
+  const value = text.slice(first.start, last.end);
+  return {
+    start: first.start,
+    end: last.end,
+    text: value,
+    value,
+    proper: first.proper,
+    before: previous && /^\s*$/.test(text.slice(previous.end, first.start)) ? previous.value.toLowerCase() : undefined,
+  };
+}

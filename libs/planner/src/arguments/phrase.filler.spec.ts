@@ -1,0 +1,105 @@
+import type { JsonSchema } from '@toolgate/sdk';
+import { fillArguments } from './argument.filler';
+
+const context = { referenceTime: new Date('2026-06-15T08:00:00Z'), timeZone: 'UTC' };
+const text = (description: string) => ({ type: 'string', description });
+const schema = (properties: Record<string, unknown>, required: string[]): JsonSchema => ({ type: 'object', properties, required }) as JsonSchema;
+
+describe('short text fields from the phrase they point to', () => {
+  it('takes a place after its preposition, the city part for a city field', () => {
+    const fill = fillArguments('Show the rainfall forecast in Porto Alegre, Brazil for 4 days', schema({ city: text('The city to forecast.'), days: { type: 'integer' } }, ['city']), context);
+    expect(fill.arguments).toEqual({ city: 'Porto Alegre', days: 4 });
+  });
+
+  it('splits "City, Country" between a city field and a country field', () => {
+    const fill = fillArguments(
+      'What is the local time in Osaka, Japan?',
+      schema({ location: text('The name of the city.'), country: text('The name of the country.') }, ['location', 'country']),
+      context,
+    );
+    expect(fill.arguments).toEqual({ location: 'Osaka', country: 'Japan' });
+  });
+
+  it('reads departure and destination from "from … to …" whatever the order of the fields', () => {
+    const fill = fillArguments(
+      'Book me a train to Lyon from Geneva',
+      schema({ destination: text('Where the trip ends.'), departure: text('Where the trip starts.') }, ['destination', 'departure']),
+      context,
+    );
+    expect(fill.arguments).toEqual({ destination: 'Lyon', departure: 'Geneva' });
+  });
+
+  it('gives two fields of one kind the names in the order they are written', () => {
+    const fill = fillArguments(
+      'Compare the head-to-head record of Ajax Amsterdam and Celtic Glasgow',
+      schema({ team_a: text('The first team.'), team_b: text('The second team.') }, ['team_a', 'team_b']),
+      context,
+    );
+    expect(fill.arguments).toEqual({ team_a: 'Ajax Amsterdam', team_b: 'Celtic Glasgow' });
+  });
+
+  it('takes the word the field’s own noun qualifies, and a code written after it', () => {
+    const fill = fillArguments(
+      'Play a blues scale in drop tuning beginning at the note F3',
+      schema({ tuning_type: text('Type of the tuning.'), root_note: text('The first note, in pitch notation.') }, ['tuning_type', 'root_note']),
+      context,
+    );
+    expect(fill.arguments).toEqual({ tuning_type: 'drop', root_note: 'F3' });
+  });
+
+  it('takes one of the examples the description gives when the text names it', () => {
+    const fill = fillArguments(
+      'Suggest a dinner with lots of vegetables, gluten-free please',
+      schema({ course: text('The course.'), diet: text('Dietary need such as vegan, gluten-free or halal.') }, ['course']),
+      context,
+    );
+    expect(fill.arguments.diet).toBe('gluten-free');
+  });
+
+  it('drops the field’s own noun from a name ("Surgeon Ada Park" for the surgeon’s name)', () => {
+    const fill = fillArguments('How many operations has Surgeon Ada Park done?', schema({ name: text('The full name of the surgeon.') }, ['name']), context);
+    expect(fill.arguments).toEqual({ name: 'Ada Park' });
+  });
+
+  it('never makes a value up: no name in the text leaves the field missing', () => {
+    const fill = fillArguments('what will the weather be like tomorrow?', schema({ city: text('The city.') }, ['city']), context);
+    expect(fill.arguments.city).toBeUndefined();
+    expect(fill.missing.map((m) => m.path)).toEqual(['/city']);
+  });
+
+  it('asks when one field gets two names of equal standing', () => {
+    const fill = fillArguments('Is it colder in Oslo or in Bergen?', schema({ city: text('The city.') }, ['city']), context);
+    expect(fill.ambiguous).toEqual([{ path: '/city', options: ['Oslo', 'Bergen'] }]);
+  });
+
+  it('does not read a sentence’s first word or a verb as a name', () => {
+    const fill = fillArguments('Find hotels near the station', schema({ location: text('The location.') }, ['location']), context);
+    expect(fill.arguments.location).toBeUndefined();
+  });
+
+  it('leaves an optional field empty on weak evidence', () => {
+    const fill = fillArguments('Rank the players of Benfica by goals', schema({ club: text('The club.'), league: text('Optional league.') }, ['club']), context);
+    expect(fill.arguments).toEqual({ club: 'Benfica' });
+  });
+});
+
+describe('numbers without a pointer', () => {
+  it('gives unpointed required numbers the numbers left in written order', () => {
+    const fill = fillArguments('Find the greatest common divisor of 84 and 36', schema({ a: { type: 'integer' }, b: { type: 'integer' } }, ['a', 'b']), context);
+    expect(fill.arguments).toEqual({ a: 84, b: 36 });
+  });
+
+  it('reads a percentage as a fraction for a rate the description does not call a percentage', () => {
+    const rate = schema({ rate: { type: 'number', description: 'The yearly rate.' }, share: { type: 'number', description: 'Share in percent.' } }, ['rate']);
+    expect(fillArguments('a rate of 3.5% and a share of 40%', rate, context).arguments).toEqual({ rate: 0.035, share: 40 });
+  });
+
+  it('does not read "per year" as the value of a "…_per_year" field', () => {
+    const fill = fillArguments(
+      'Grow 500 for 8 years',
+      schema({ amount: { type: 'integer' }, years: { type: 'integer', description: 'How many years.' }, splits_per_year: { type: 'integer' } }, ['amount', 'years']),
+      context,
+    );
+    expect(fill.arguments).toEqual({ amount: 500, years: 8 });
+  });
+});

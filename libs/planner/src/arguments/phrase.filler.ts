@@ -1,0 +1,228 @@
+// Short free-text fields (a city, a team, a person, a title, a kind of thing) from the phrase their name
+// and description point to: a name after the right preposition, the word the field's own noun
+// qualifies ("theft crimes", "the note C4"), or one of the examples the description gives.
+import type { Span } from './argument-fill.types';
+import { type Filling, fieldScore, wordMatches } from './filling.state';
+import { extractProperPhrases, isCommonWord, type Phrase, phraseOf, type Token, tokensOf } from './phrase.extractor';
+import type { SchemaField } from './schema.fields';
+import { overlaps, stem } from './text-span.util';
+
+type Entity = 'place' | 'person' | 'group' | 'work';
+
+/** What a field's words say it names. Checked in this order, the field's name before its description. */
+const ENTITY_WORDS: [Entity, Set<string>][] = [
+  [
+    'place',
+    new Set(
+      'city town location place country region state area address destination venue where province neighborhood neighbourhood county continent origin departure village district locality'.split(' '),
+    ),
+  ],
+  ['person', new Set('person player author artist actor actress director singer composer musician athlete writer painter scientist inventor celebrity politician individual character'.split(' '))],
+  ['group', new Set('team company club organization organisation brand manufacturer maker band publisher university school league firm corporation'.split(' '))],
+  ['work', new Set('title book movie film song album game show recipe dish painting artwork novel series track poem model'.split(' '))],
+];
+/** Words a name's head noun is not: they say what a field is, not what it is about. */
+const GENERIC = new Set(['type', 'kind', 'name', 'category', 'value', 'specific', 'desired', 'preferred', 'optional', 'the', 'of', 'for', 'in', 'to', 'string', 'text', 'input', 'param']);
+const NOT_MODIFIERS = new Set(
+  'a an the my your our their his her its this that these those some any all each every more most top best nearest other same following given specific certain particular current upcoming next last first of in on at for to from by with and or is are be been was were what which how many much'.split(
+    ' ',
+  ),
+);
+const PLACE_CUES = new Set(['in', 'at', 'near', 'around', 'from', 'to', 'within', 'of', 'for', 'across', 'inside', 'outside']);
+const FROM_FIELD = /^(?:from|source|origin|departure|start|pickup|src)/;
+const TO_FIELD = /^(?:to|destination|target|arrival|end|dest|dropoff)/;
+const REQUIRED_EVIDENCE = 2;
+/** An optional field is filled only on strong evidence: a wrong optional value fails a call a missing one would not. */
+const OPTIONAL_EVIDENCE = 4;
+
+interface Scored {
+  field: SchemaField;
+  phrase: Phrase;
+  score: number;
+}
+
+export function fillPhrases(state: Filling, fields: SchemaField[]): void {
+  const asked = new Set(state.fill.ambiguous.map((a) => a.path));
+  const open = fields.filter((f) => !(f.name in state.fill.arguments) && !asked.has(`/${f.name}`));
+  if (open.length === 0) return;
+  const tokens = tokensOf(state.text);
+  const blocked = [...state.used, ...state.opaque, ...state.dates, ...state.paths];
+  const free = (span: Span) => !blocked.some((b) => overlaps(b, span));
+  const proper = extractProperPhrases(state.text, tokens, blocked);
+  const scored: Scored[] = [];
+  for (const field of open) {
+    const entity = entityOf(field);
+    for (const written of proper) {
+      const phrase = trimmed(state.text, tokens, written, field);
+      if (!phrase) continue;
+      const score = properScore(state, field, entity, phrase);
+      if (score > 0) scored.push({ field, phrase, score });
+    }
+    for (const phrase of exampleHits(state.text, field)) if (free(phrase)) scored.push({ field, phrase, score: 5 });
+    for (const written of qualifiers(state.text, tokens, proper, field)) {
+      const phrase = trimmed(state.text, tokens, written, field);
+      if (phrase && free(phrase)) scored.push({ field, phrase, score: 3 + (entity && phrase.proper ? 1 : 0) });
+    }
+  }
+  assign(state, open, scored);
+}
+
+function entityOf(field: SchemaField): Entity | undefined {
+  if (/\bfull name\b|\bname of the person\b/i.test(String(field.schema.description ?? ''))) return 'person';
+  for (const words of [field.nameWords, field.descriptionWords.slice(0, 8)]) {
+    for (const [entity, cues] of ENTITY_WORDS) if (words.some((w) => cues.has(w))) return entity;
+  }
+  return undefined;
+}
+
+function properScore(state: Filling, field: SchemaField, entity: Entity | undefined, phrase: Phrase): number {
+  const near = Math.min(fieldScore(state, field, phrase), 2);
+  if (!entity) return near >= 2 ? near : 0;
+  let score = 2 + near;
+  const words = [...field.nameWords, ...field.descriptionWords.slice(0, 8)];
+  if (entity === 'place') {
+    if (phrase.before && PLACE_CUES.has(phrase.before)) score += 2;
+    const from = FROM_FIELD.test(field.name);
+    const to = TO_FIELD.test(field.name);
+    // "from A to B", "between A and B": the side the words give.
+    const side = state.hintOf(phrase);
+    if ((from && side === 'source') || (to && side === 'target')) score += 2;
+    if ((from && side === 'target') || (to && side === 'source')) score -= 3;
+    const wide = words.some((w) => ['country', 'state', 'province', 'region', 'county', 'continent'].includes(w));
+    const narrow = words.some((w) => ['city', 'town', 'village', 'location', 'place', 'address', 'venue'].includes(w));
+    // "Sydney, Australia": the city for a city field, the country for a country field, both for "city and state".
+    if (phrase.part === 'whole') score += wide && narrow ? 1 : 0;
+    if (phrase.part === 'head') score += narrow && !wide ? 1 : wide && !narrow ? -2 : 0;
+    if (phrase.part === 'tail') score += wide && !narrow ? 1 : -1;
+  } else if (entity === 'person') {
+    score += phrase.value.includes(' ') ? 1 : 0;
+    if (phrase.before && PLACE_CUES.has(phrase.before) && phrase.before !== 'of' && phrase.before !== 'for') score -= 2;
+  } else if (phrase.before && ['in', 'near', 'at', 'around'].includes(phrase.before)) score -= 1;
+  return score;
+}
+
+/** Examples the description gives ("e.g. Windows 10", "like vegan, vegetarian", "'draft' or 'concluded'") that the text names. */
+function exampleHits(text: string, field: SchemaField): Phrase[] {
+  const description = typeof field.schema.description === 'string' ? field.schema.description : '';
+  const examples = new Set<string>();
+  for (const m of description.matchAll(/['"‘“]([^'"’”]{1,40})['"’”]/g)) examples.add(m[1]);
+  for (const m of description.matchAll(/\b(?:e\.g\.?|eg\.|such as|like|for example|for instance|example:?|including|could be|can be)[,:]?\s+([^.;()]+)/gi)) {
+    for (const part of m[1].split(/\s*(?:,|\bor\b|\band\b|\/|\betc\b)\s*/)) examples.add(part.replace(/^['"‘“]|['"’”]$/g, '').trim());
+  }
+  const hits: Phrase[] = [];
+  for (const example of examples) {
+    if (example.length < 2 || /^(?:the|a|an|default|etc)$/i.test(example)) continue;
+    const escaped = example.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const m = new RegExp(`(?<![\\w-])${escaped}(?!\\w)`, 'i').exec(text);
+    if (m) hits.push({ start: m.index, end: m.index + m[0].length, text: m[0], value: m[0], proper: /^[A-Z]/.test(m[0]) });
+  }
+  return hits;
+}
+
+/** "Lawyer John Doe" for "the full name of the lawyer", "Rosewood Finish" for `finish`: the field's own nouns are not the value. */
+function trimmed(text: string, tokens: Token[], phrase: Phrase, field: SchemaField): Phrase | undefined {
+  const own = (t: Token) => [...field.nameWords, ...headNouns(field)].some((w) => wordMatches(w, stem(t.value)));
+  const inside = tokens.filter((t) => t.start >= phrase.start && t.end <= phrase.end);
+  let [first, last] = [0, inside.length - 1];
+  while (first <= last && own(inside[first])) first++;
+  while (last >= first && own(inside[last])) last--;
+  if (first > last) return undefined;
+  if (first === 0 && last === inside.length - 1) return phrase;
+  return { ...phraseOf(text, tokens, inside[first], inside[last]), part: phrase.part };
+}
+
+/** The nouns a field is about: its name's own ("crime" of crime_type) and the description's "of the X". */
+function headNouns(field: SchemaField): string[] {
+  const description = typeof field.schema.description === 'string' ? field.schema.description : '';
+  const heads = field.nameWords.filter((w) => !GENERIC.has(w) && !/^\d+$/.test(w));
+  const of = /^(?:the\s+)?(?:\w+\s+){0,2}of\s+(?:the\s+|a\s+|an\s+)?([A-Za-z]+)/i.exec(description);
+  if (of) heads.push(stem(of[1]));
+  return [...new Set(heads)];
+}
+
+/**
+ * Words the text writes against one of the field's head nouns: the word before it ("theft crimes",
+ * "acoustic instrument", "gas-fueled" for fuel), or a name or code after it ("the note C4").
+ */
+function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: SchemaField): Phrase[] {
+  const heads = headNouns(field);
+  if (heads.length === 0) return [];
+  const within = (token: Token) => proper.filter((p) => p.part !== 'whole' && p.start <= token.start && token.end <= p.end).sort((a, b) => b.end - b.start - (a.end - a.start))[0];
+  const word = (token: Token) => !NOT_MODIFIERS.has(token.value.toLowerCase()) && !isCommonWord(token.value) && !/^\d/.test(token.value);
+  const modifier = (token: Token | undefined, after: Token): token is Token => !!token && /^[ \t]+$/.test(text.slice(token.end, after.start)) && word(token);
+  const found: Phrase[] = [];
+  tokens.forEach((token, i) => {
+    const parts = token.value.toLowerCase().split('-');
+    if (parts.length > 1) {
+      const hit = parts.findIndex((p) => heads.some((h) => wordMatches(h, stem(p))));
+      if (hit > 0) {
+        const value = token.value.split('-').slice(0, hit).join('-');
+        found.push({ start: token.start, end: token.start + value.length, text: value, value, proper: false });
+      }
+      return;
+    }
+    if (!heads.some((h) => wordMatches(h, stem(token.value)))) return;
+    const previous = tokens[i - 1];
+    if (modifier(previous, token) && !field.nameWords.some((n) => wordMatches(n, stem(previous.value)))) {
+      found.push(within(previous) ?? phraseOf(text, tokens, previous, previous));
+      // "yellow and blue colors", "red, green or blue colors": each item of the list qualifies the noun.
+      for (let k = i - 1; ; ) {
+        const joiner = tokens[k - 1];
+        let item: Token | undefined;
+        if (joiner && /^(?:and|or)$/i.test(joiner.value)) item = tokens[k - 2] && /^,?[ \t]+$/.test(text.slice(tokens[k - 2].end, joiner.start)) ? tokens[k - 2] : undefined;
+        else if (joiner && /^\s*,\s*$/.test(text.slice(joiner.end, tokens[k].start))) item = joiner;
+        if (!item || !word(item)) break;
+        found.push(within(item) ?? phraseOf(text, tokens, item, item));
+        k = tokens.indexOf(item);
+      }
+    }
+    const next = tokens[i + 1];
+    if (next && /^[ \t]+$/.test(text.slice(token.end, next.start)) && /[A-Z0-9]/.test(next.value) && !NOT_MODIFIERS.has(next.value.toLowerCase()) && !isCommonWord(next.value)) {
+      found.push(within(next) ?? { ...phraseOf(text, tokens, next, next), proper: true });
+    }
+  });
+  return found;
+}
+
+/**
+ * Best evidence first. Fields that compete for the same names at the same strength take them in the
+ * order both are written ("between Chicago Bulls and Los Angeles Lakers" → team1, team2); one field
+ * with two equally good names is a question.
+ */
+function assign(state: Filling, fields: SchemaField[], scored: Scored[]): void {
+  const done = new Set<SchemaField>();
+  const threshold = (f: SchemaField) => (f.required ? REQUIRED_EVIDENCE : OPTIONAL_EVIDENCE);
+  for (;;) {
+    const live = scored.filter((s) => !done.has(s.field) && s.score >= threshold(s.field) && state.isFree(s.phrase));
+    if (live.length === 0) return;
+    const best = Math.max(...live.map((s) => s.score));
+    const level = live.filter((s) => s.score === best);
+    const levelFields = fields.filter((f) => level.some((s) => s.field === f));
+    const options = (f: SchemaField) => distinctPhrases(level.filter((s) => s.field === f).map((s) => s.phrase));
+    const shared = distinctPhrases(level.map((s) => s.phrase));
+    if (levelFields.length > 1 && shared.length === levelFields.length && levelFields.every((f) => options(f).length === shared.length)) {
+      levelFields.forEach((field, i) => {
+        state.set(field, { value: shared[i].value, span: shared[i] });
+        done.add(field);
+      });
+      continue;
+    }
+    const field = levelFields.find((f) => options(f).length === 1) ?? levelFields[0];
+    const mine = options(field);
+    done.add(field);
+    if (mine.length === 1) state.set(field, { value: mine[0].value, span: mine[0] });
+    else if (field.required)
+      state.ambiguous(
+        field,
+        mine.map((p) => p.value),
+      );
+  }
+}
+
+/** One phrase per place in the text (the longer of two that overlap), in the order written. */
+function distinctPhrases(phrases: Phrase[]): Phrase[] {
+  const sorted = [...phrases].sort((a, b) => b.end - b.start - (a.end - a.start));
+  const kept: Phrase[] = [];
+  for (const phrase of sorted) if (!kept.some((k) => overlaps(k, phrase) || k.value.toLowerCase() === phrase.value.toLowerCase())) kept.push(phrase);
+  return kept.sort((a, b) => a.start - b.start);
+}
