@@ -18,6 +18,12 @@ export interface ArgumentFill {
   missing: { path: string; description?: string }[];
   /** Fields the text gave more than one plausible value for (not guessed): CLARIFY asks which. */
   ambiguous: { path: string; options: unknown[] }[];
+  /**
+   * The text lists several values for fields that take one ("the factorial of 5, 10 and 15", "Taylor
+   * Swift and Maroon 5 for 20 and 15 minutes respectively"): one call per entry, each entry's values
+   * over `arguments`. Absent when the text asks for one call.
+   */
+  each?: Record<string, unknown>[];
   /** Which text span each value came from, for explanations; keyed like `arguments`. */
   evidence: Record<string, string>;
 }

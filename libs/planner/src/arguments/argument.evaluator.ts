@@ -14,7 +14,8 @@ export interface ArgumentTask {
   text: string;
   referenceTime: string;
   timeZone: string;
-  expected: { arguments: Record<string, unknown> };
+  /** `each`: the text lists values for one call per item; each entry is what that call adds to `arguments`. */
+  expected: { arguments: Record<string, unknown>; each?: Record<string, unknown>[] };
   /** JSON pointers of required fields the text leaves open: CLARIFY must name each. */
   missing?: string[];
   /** JSON pointers of fields the text gives two or more plausible values for. */
@@ -129,6 +130,11 @@ export function evaluateArgumentFilling(tasks: ArgumentTask[], schemaOf: (tool: 
       expectedArguments++;
       if (isDeepStrictEqual(fill.arguments[name], value)) exact++;
       else misses.push({ id: task.id, path: `/${name}`, expected: value, got: fill.arguments[name] });
+    }
+    if (task.expected.each || fill.each) {
+      expectedArguments++;
+      if (isDeepStrictEqual(fill.each, task.expected.each)) exact++;
+      else misses.push({ id: task.id, path: 'each', expected: task.expected.each, got: fill.each });
     }
     for (const name of Object.keys(fill.arguments)) {
       if (!(name in task.expected.arguments)) {

@@ -1,14 +1,17 @@
 import type { JsonSchema } from '@toolgate/sdk';
+import { instructionAimedAtSystem } from '../deterministic/instruction.detector';
 import type { ArgumentFill, ArgumentFillContext } from './argument-fill.types';
 import { fillBoolean, fillEnums } from './choice.filler';
+import { spreadClauses } from './clause.spreader';
 import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler';
-import { Filling } from './filling.state';
+import { Filling, joinedAsList } from './filling.state';
 import { fillNumberMap, fillOperations, fillSortKeys, fillStringList } from './list.filler';
 import { fillCurrencies, fillNumbers, fillUnits } from './number.filler';
 import { fillPhrases } from './phrase.filler';
 import { refusedArguments } from './schema.check';
 import { type SchemaField, schemaFields } from './schema.fields';
 import { fillEmail, fillExpression, fillPath, fillPersonName, fillTexts, fillUrl } from './string.filler';
+import { overlaps } from './text-span.util';
 
 /**
  * Fills a tool's arguments from a task's words by the tool's input schema: what each field wants
@@ -17,6 +20,15 @@ import { fillEmail, fillExpression, fillPath, fillPersonName, fillTexts, fillUrl
  */
 export function fillArguments(text: string, inputSchema: JsonSchema, context: ArgumentFillContext): ArgumentFill {
   const fields = schemaFields(inputSchema);
+  const state = fillState(text, inputSchema, fields, context);
+  spreadLists(state);
+  const spread = spreadClauses(state, fields, (clause) => fillState(clause, inputSchema, fields, context));
+  if (spread) return spread;
+  reportMissing(state, fields);
+  return state.fill;
+}
+
+function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[], context: ArgumentFillContext): Filling {
   const state = new Filling(
     text,
     context,
@@ -48,11 +60,33 @@ export function fillArguments(text: string, inputSchema: JsonSchema, context: Ar
   for (const field of open('sort-list')) fillSortKeys(state, field);
   fillPersonName(state, open('text'));
   fillTexts(state, open('text'));
-  fillPhrases(state, open('text'));
+  fillPhrases(state, [...open('text'), ...open('unit')]);
 
   dropInvalid(state, inputSchema);
-  reportMissing(state, fields);
-  return state.fill;
+  return state;
+}
+
+/**
+ * Fields that each got a list of values of one length, written as a list ("5, 10 and 15"; never with
+ * "or": that is a question), become one call per item, the k-th value of each field in the k-th call.
+ * Fields that compete for the same values are not lists: they keep their question.
+ */
+function spreadLists(state: Filling): void {
+  const lists = state.fill.ambiguous;
+  if (lists.length === 0 || lists.some((a) => !state.optionSpans.has(a.path)) || instructionAimedAtSystem(state.text)) return;
+  const count = lists[0].options.length;
+  if (/\brespectively\b/i.test(state.text) && lists.some((a) => a.options.length !== count)) return;
+  const spansOf = (path: string) => state.optionSpans.get(path) ?? [];
+  const spans = lists.flatMap((a) => spansOf(a.path));
+  if (spans.some((s, i) => spans.some((t, j) => i !== j && overlaps(s, t)))) return;
+  if (lists.some((a) => !joinedAsList(state.text, spansOf(a.path)) && !/\brespectively\b/i.test(state.text))) return;
+  const [from, to] = [Math.min(...spans.map((s) => s.start)), Math.max(...spans.map((s) => s.end))];
+  if (/\b(?:or|either|nor|whether|versus|vs)\b/i.test(state.text.slice(from, to).replace(/"[^"]*"|'[^']*'/g, ''))) return;
+  // "Lakers and Bulls in 2018 and 2020" is every pair; "… respectively" pairs them in order.
+  state.fill.each = /\brespectively\b/i.test(state.text)
+    ? Array.from({ length: count }, (_, k) => Object.fromEntries(lists.map((a) => [a.path.slice(1), a.options[k]])))
+    : lists.reduce<Record<string, unknown>[]>((calls, a) => calls.flatMap((call) => a.options.map((option) => ({ ...call, [a.path.slice(1)]: option }))), [{}]);
+  state.fill.ambiguous = [];
 }
 
 /** Arguments the schema refuses are not kept (the schema is never loosened to fit them). */
@@ -67,8 +101,9 @@ function dropInvalid(state: Filling, inputSchema: JsonSchema): void {
 /** A required field without a default that got no value (and is not a question already) is missing. */
 function reportMissing(state: Filling, fields: SchemaField[]): void {
   const ambiguous = new Set(state.fill.ambiguous.map((a) => a.path));
+  const listed = new Set(Object.keys(state.fill.each?.[0] ?? {}));
   for (const field of fields) {
-    if (field.required && !field.hasDefault && !(field.name in state.fill.arguments) && !ambiguous.has(`/${field.name}`)) {
+    if (field.required && !field.hasDefault && !(field.name in state.fill.arguments) && !listed.has(field.name) && !ambiguous.has(`/${field.name}`)) {
       state.fill.missing.push({ path: `/${field.name}`, description: typeof field.schema.description === 'string' ? field.schema.description : undefined });
     }
   }

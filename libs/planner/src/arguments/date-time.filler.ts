@@ -6,8 +6,20 @@ import type { Candidate, Filling } from './filling.state';
 import type { SchemaField } from './schema.fields';
 import type { ZoneMention } from './time-zone.extractor';
 
+/** A date format the description states in words ("Format: yyyy-mm-dd", "in MM-DD-YYYY format", "(month-day-year)"), as a Luxon pattern. */
+export function statedDateFormat(description: string): string | undefined {
+  const pattern = /\b((?:yyyy|yy|mm|dd)(?:([-/.])(?:yyyy|yy|mm|dd)){1,2})\b/i.exec(description);
+  if (pattern) return pattern[1].replace(/y/gi, 'y').replace(/m/gi, 'M').replace(/d/gi, 'd');
+  const words = /\b(month|day|year)([-/])(month|day|year)\2(month|day|year)\b/i.exec(description);
+  if (!words) return undefined;
+  const part: Record<string, string> = { month: 'MM', day: 'dd', year: 'yyyy' };
+  return [words[1], words[3], words[4]].map((w) => part[w.toLowerCase()]).join(words[2]);
+}
+
 function renderDate(field: SchemaField, mention: DateMention, option: DateTime, sourceZoneField: boolean, wall = option.toFormat("yyyy-MM-dd'T'HH:mm:ss")): string {
   const format = field.schema.format;
+  const stated = format ? undefined : statedDateFormat(String(field.schema.description ?? ''));
+  if (stated && mention.granularity === 'date') return option.toFormat(stated);
   if (format === 'date') return option.toISODate() as string;
   if (format === 'time') return option.toISOTime({ suppressMilliseconds: true }) as string;
   if (format === 'date-time') return option.toISO({ suppressMilliseconds: true }) as string;

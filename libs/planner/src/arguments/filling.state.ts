@@ -97,8 +97,12 @@ export class Filling {
     this.used.push(candidate.span, ...(candidate.claims ?? []));
   }
 
-  ambiguous(field: SchemaField, options: unknown[]): void {
+  /** Where each option of an ambiguous field was written, by path: a list ("5, 10 and 15") may become one call per item. */
+  readonly optionSpans = new Map<string, Span[]>();
+
+  ambiguous(field: SchemaField, options: unknown[], spans?: Span[]): void {
     this.fill.ambiguous.push({ path: `/${field.name}`, options });
+    if (spans && spans.length === options.length) this.optionSpans.set(`/${field.name}`, spans);
   }
 
   /** One value per field, or the pair (source, target) by cue words, then by order of mention. */
@@ -126,6 +130,7 @@ export class Filling {
         this.ambiguous(
           field,
           hinted.map((c) => c.value),
+          hinted.map((c) => c.span),
         );
         decided.add(field);
       }
@@ -145,6 +150,7 @@ export class Filling {
       this.ambiguous(
         field,
         options.map((c) => c.value),
+        options.map((c) => c.span),
       );
   }
 }
@@ -166,13 +172,53 @@ export function fieldScore(state: Filling, field: SchemaField, span: Span): numb
   const before = near.filter((w) => w.end <= span.start && sameClause(w)).slice(-3);
   const after = near.filter((w) => w.start >= span.end && sameClause(w)).slice(0, 3);
   const named = countedNameWords(field);
+  const divisor = field.nameWords.slice(named.length + 1);
   let score = 0;
   for (const w of [...before, ...after]) {
     const word = stem(w.word);
+    // "$1000 per year" is a payment_per_year; "10 years" is not.
+    if (divisor.some((d) => wordMatches(d, word)) && state.words[state.words.indexOf(w) - 1]?.word === 'per') score += 2;
     // The word right against the value says the most: "500 for 8 years" gives years the 8.
     const adjacent = w === before.at(-1) || w === after[0] ? 0.5 : 0;
     if (named.some((n) => wordMatches(n, word) || POINTERS[word]?.includes(n))) score += 2 + adjacent;
     else if (field.descriptionWords.some((d) => wordMatches(d, word))) score += 1;
   }
   return score;
+}
+
+// "or" joins alternatives: they share a score (so one field with both asks), never a spread (see spreadLists).
+const LIST_JOINT = /^\s*(?:,\s*and|,\s*or|,\s*as well as|,|;|&|and|or|as well as|plus)?\s*/i;
+
+/** "5, 10 and 15", "of 5, the factorial of 7, and the factorial of 9": items joined as a list, or each after the words the first one had. */
+export function joinedAsList(text: string, spans: Span[]): boolean {
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  return sorted.every((span, i) => {
+    if (i === 0) return true;
+    const gap = text.slice(sorted[i - 1].end, span.start);
+    if (!LIST_JOINT.exec(gap)?.[0].trim()) return false;
+    const rest = gap.replace(LIST_JOINT, '').trim().toLowerCase();
+    return rest === '' || text.slice(0, sorted[0].start).trimEnd().toLowerCase().endsWith(rest);
+  });
+}
+
+/**
+ * The items of a list count as much as its best-pointed one ("the factorial of 5, 10 and 15"), for a
+ * field no other field wants any of them for.
+ */
+export function shareListScores<T extends { field: SchemaField; score: number }>(text: string, pairs: T[], spanOf: (pair: T) => Span): void {
+  const spans = [...new Set(pairs.map(spanOf))].sort((a, b) => a.start - b.start);
+  const groups: Span[][] = [];
+  for (const span of spans) {
+    const group = groups.at(-1);
+    const last = group?.at(-1);
+    if (group && last && last.end <= span.start && joinedAsList(text, [last, span])) group.push(span);
+    else groups.push([span]);
+  }
+  for (const group of groups.filter((g) => g.length > 1)) {
+    const members = pairs.filter((p) => group.includes(spanOf(p)));
+    const wanting = new Set(members.filter((p) => p.score > 0).map((p) => p.field));
+    if (wanting.size !== 1) continue;
+    const best = Math.max(...members.map((p) => p.score));
+    for (const pair of members) if ([...wanting].includes(pair.field)) pair.score = best;
+  }
 }

@@ -1,5 +1,5 @@
 // Numbers, currencies and units: the amounts a task writes and what they are measured in.
-import { countedNameWords, type Filling, fieldScore, wordMatches } from './filling.state';
+import { countedNameWords, type Filling, fieldScore, shareListScores, wordMatches } from './filling.state';
 import { extractCurrencies, extractUnits, type NumberMention } from './number.extractor';
 import type { SchemaField } from './schema.fields';
 import { stem } from './text-span.util';
@@ -55,6 +55,7 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
       pairs.push({ field, mention, value, score });
     }
   }
+  shareListScores(state.text, pairs, (p) => p.mention);
   pairs.sort((a, b) => b.score - a.score || a.mention.start - b.mention.start);
   const done = new Set<SchemaField>();
   // "5 feet or 6 feet to meters": two measured amounts for one quantity is a question.
@@ -71,7 +72,12 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
     const rivals = pairs.filter((p) => p.field === pair.field && p.score === pair.score && !taken.has(p.mention) && p.value !== pair.value);
     done.add(pair.field);
     if (rivals.length > 0) {
-      state.ambiguous(pair.field, [pair.value, ...rivals.map((r) => r.value)]);
+      const options = [pair, ...rivals].sort((a, b) => a.mention.start - b.mention.start);
+      state.ambiguous(
+        pair.field,
+        options.map((o) => o.value),
+        options.map((o) => o.mention),
+      );
       continue;
     }
     taken.add(pair.mention);

@@ -76,6 +76,10 @@ export function extractProperPhrases(text: string, tokens: Token[], blocked: Spa
   for (let i = 0; i + 1 < runs.length; i++) {
     const [head, tail] = [phrases[i], phrases[i + 1]];
     if (!/^,\s*$/.test(text.slice(head.end, tail.start))) continue;
+    // "Lisbon, Porto and Faro" is a list of names, not a city and its region.
+    const listGoesOn =
+      (i + 2 < runs.length && /^\s*(?:,|,?\s*(?:and|or)\b|&)\s*$/i.test(text.slice(tail.end, phrases[i + 2].start))) || (i > 0 && /^\s*,\s*$/.test(text.slice(phrases[i - 1].end, head.start)));
+    if (listGoesOn) continue;
     head.part = 'head';
     tail.part = 'tail';
     phrases.push({ ...head, end: tail.end, text: text.slice(head.start, tail.end), value: text.slice(head.start, tail.end), part: 'whole' });

@@ -2,7 +2,7 @@
 // and description point to: a name after the right preposition, the word the field's own noun
 // qualifies ("theft crimes", "the note C4"), or one of the examples the description gives.
 import type { Span } from './argument-fill.types';
-import { type Filling, fieldScore, wordMatches } from './filling.state';
+import { type Filling, fieldScore, shareListScores, wordMatches } from './filling.state';
 import { extractProperPhrases, isCommonWord, type Phrase, phraseOf, type Token, tokensOf } from './phrase.extractor';
 import type { SchemaField } from './schema.fields';
 import { overlaps, stem } from './text-span.util';
@@ -50,12 +50,14 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
   const free = (span: Span) => !blocked.some((b) => overlaps(b, span));
   const proper = extractProperPhrases(state.text, tokens, blocked);
   const scored: Scored[] = [];
+  const family = (f: SchemaField) => f.name.replace(/(?:_?(?:\d+|[ab]|first|second|one|two))$/i, '');
+  const numbered = (f: SchemaField) => family(f) !== f.name && fields.filter((g) => family(g) === family(f)).length > 1;
   for (const field of open) {
     const entity = entityOf(field);
     for (const written of proper) {
       const phrase = trimmed(state.text, tokens, written, field);
       if (!phrase) continue;
-      const score = properScore(state, field, entity, phrase);
+      const score = properScore(state, field, entity, phrase, numbered(field));
       if (score > 0) scored.push({ field, phrase, score });
     }
     for (const phrase of exampleHits(state.text, field)) if (free(phrase)) scored.push({ field, phrase, score: 5 });
@@ -64,6 +66,7 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
       if (phrase && free(phrase)) scored.push({ field, phrase, score: 3 + (entity && phrase.proper ? 1 : 0) });
     }
   }
+  shareListScores(state.text, scored, (s) => s.phrase);
   assign(state, open, scored);
 }
 
@@ -75,9 +78,10 @@ function entityOf(field: SchemaField): Entity | undefined {
   return undefined;
 }
 
-function properScore(state: Filling, field: SchemaField, entity: Entity | undefined, phrase: Phrase): number {
+function properScore(state: Filling, field: SchemaField, entity: Entity | undefined, phrase: Phrase, numbered: boolean): number {
   const near = Math.min(fieldScore(state, field, phrase), 2);
-  if (!entity) return near >= 2 ? near : 0;
+  // body1/body2, species_a/species_b: fields of one kind, each taking one of the names written.
+  if (!entity) return near >= 2 ? near : numbered ? 2 : 0;
   let score = 2 + near;
   const words = [...field.nameWords, ...field.descriptionWords.slice(0, 8)];
   if (entity === 'place') {
@@ -106,7 +110,7 @@ function exampleHits(text: string, field: SchemaField): Phrase[] {
   const description = typeof field.schema.description === 'string' ? field.schema.description : '';
   const examples = new Set<string>();
   for (const m of description.matchAll(/['"‘“]([^'"’”]{1,40})['"’”]/g)) examples.add(m[1]);
-  for (const m of description.matchAll(/\b(?:e\.g\.?|eg\.|such as|like|for example|for instance|example:?|including|could be|can be)[,:]?\s+([^.;()]+)/gi)) {
+  for (const m of description.matchAll(/\b(?:e\.g\.?|eg\.|i\.e\.?|such as|like|for example|for instance|example:?|including|could be|can be|options(?: are)?:?|one of)[,:]?\s+([^.;()]+)/gi)) {
     for (const part of m[1].split(/\s*(?:,|\bor\b|\band\b|\/|\betc\b)\s*/)) examples.add(part.replace(/^['"‘“]|['"’”]$/g, '').trim());
   }
   const hits: Phrase[] = [];
@@ -215,6 +219,7 @@ function assign(state: Filling, fields: SchemaField[], scored: Scored[]): void {
       state.ambiguous(
         field,
         mine.map((p) => p.value),
+        mine,
       );
   }
 }

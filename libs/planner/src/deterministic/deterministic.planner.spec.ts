@@ -248,4 +248,29 @@ describe('DeterministicPlanner', () => {
     const plan = await withVectors.plan(task('find flights from Paris to Oslo'), candidates, principal);
     expect(toolsOf(plan)).toEqual(['flight/search@1.0.0']);
   });
+
+  describe('listed items', () => {
+    const weather = candidate('weather/forecast', 'Weather forecast for a city', 1, {
+      input: object({ city: { type: 'string', description: 'The city.' } }, ['city']),
+      output: object({ summary: { type: 'string' } }),
+    });
+    const real = new DeterministicPlanner();
+
+    it('plans one step per listed item, side by side', async () => {
+      const plan = await real.plan(task('weather forecast for Oslo, Bergen and Tromso'), [weather], principal);
+      expect(plan.decision).toBe('USE_TOOLS');
+      expect(plan.steps.map((s) => [s.id, s.arguments, s.dependsOn])).toEqual([
+        ['s1', { city: 'Oslo' }, []],
+        ['s1_2', { city: 'Bergen' }, []],
+        ['s1_3', { city: 'Tromso' }, []],
+      ]);
+    });
+
+    it('keeps one step and asks when a later step reads its output', async () => {
+      const mail = candidate('mail/send', 'Send an e-mail with a text', 2, { input: object({ summary: { type: 'string' } }, ['summary']) });
+      const plan = await real.plan(task('get the weather forecast for Oslo and Bergen, then send an e-mail with it'), [weather, mail], principal);
+      expect(plan.steps.filter((s) => s.tool.startsWith('weather/'))).toHaveLength(1);
+      expect(plan.decision).toBe('CLARIFY');
+    });
+  });
 });

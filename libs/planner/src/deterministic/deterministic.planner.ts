@@ -6,6 +6,7 @@ import { ToolGraph, toolKey } from '../graph/tool.graph';
 import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanStep, ReplanFeedback, Selection, TaskInput, ToolCall } from '../plan/plan.types';
 import { Planner } from '../planning/planner.port';
 import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
+import { namesTheTool } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
 import { DEFAULT_SPLIT, type SplitOptions, type SubGoal, splitSubGoals } from './sub-goal.splitter';
@@ -56,7 +57,8 @@ export function fillsCompletely(schema: JsonSchema, fill: FilledArguments): bool
   const required = requiredOf(schema);
   if (required.length === 0) return Object.keys(fill.arguments).length > 0;
   const unsure = new Set([...(fill.missing ?? []), ...(fill.ambiguous ?? [])].map((f) => f.path.replace(/^\//, '')));
-  return required.every((field) => fill.arguments[field] !== undefined && !unsure.has(field));
+  const first = { ...fill.arguments, ...fill.each?.[0] };
+  return required.every((field) => first[field] !== undefined && !unsure.has(field));
 }
 
 /** Tuned on UltraTool dev (companions on both sides). */
@@ -245,7 +247,9 @@ export class DeterministicPlanner extends Planner {
     const idle: string[] = [];
     for (const [g, goal] of subGoals.entries()) {
       const top = ranked[g][0];
-      if (!top || top.score < this.minScore) {
+      // No default score alone decides: a close score for a tool the text never names is no match, a low one
+      // for a tool it names is a match. A minScore the operator set is a floor all the same.
+      if (!top || (this.options.minScore !== undefined && top.score < this.minScore) || !namesTheTool(goal.text, top.candidate, top.score >= this.minScore)) {
         idle.push(goal.text);
         continue;
       }
@@ -345,14 +349,23 @@ export class DeterministicPlanner extends Planner {
     const steps: PlanStep[] = [];
     const missing: MissingArgument[] = [];
     const context = this.fillContext(task);
+    const linksOf = drafts.map((draft, j) =>
+      linkBySchema(
+        draft.candidate.descriptor.inputSchema,
+        drafts.slice(0, j).map((d) => ({ id: d.id, outputSchema: d.candidate.descriptor.outputSchema })),
+        new Set(),
+      ),
+    );
+    const consumed = new Set(linksOf.flatMap((links) => links.map((l) => l.fromStep)));
     for (const [j, draft] of drafts.entries()) {
       const descriptor = draft.candidate.descriptor;
-      const earlier = drafts.slice(0, j).map((d) => ({ id: d.id, outputSchema: d.candidate.descriptor.outputSchema }));
-      const links = linkBySchema(descriptor.inputSchema, earlier, new Set());
+      const links = linksOf[j];
       const bound: Record<string, unknown> = Object.fromEntries(links.map((l) => [l.input, bindingTo(l.fromStep, l.outputPath)]));
       const fill = this.options.fillArguments ?? fillArguments;
-      const { arguments: filled } = await fill(draft.subGoal, descriptor.inputSchema, { ...context, given: bound });
-      const args = { ...filled, ...bound };
+      const { arguments: filled, each } = await fill(draft.subGoal, descriptor.inputSchema, { ...context, given: bound });
+      // A listed value ("for 5, 10 and 15") is one call per item, unless a later step reads this one's output.
+      const copies = each && each.length > 1 && !consumed.has(draft.id) ? each : [undefined];
+      const args = { ...filled, ...copies[0], ...bound };
       const dependsOn = new Set(links.map((l) => l.fromStep));
       // The graph links a step to the nearest earlier step it is known to follow.
       for (let i = j - 1; i >= 0; i--) {
@@ -364,15 +377,19 @@ export class DeterministicPlanner extends Planner {
       for (const field of requiredOf(descriptor.inputSchema)) {
         if (args[field] === undefined) missing.push({ step: draft.id, tool: stepTool(draft.candidate), path: `/${field}`, description: propertyDescription(descriptor.inputSchema, field) });
       }
-      steps.push({
-        id: draft.id,
-        tool: stepTool(draft.candidate),
-        arguments: args,
-        dependsOn: drafts
-          .slice(0, j)
-          .map((d) => d.id)
-          .filter((s) => dependsOn.has(s)),
-        reason: draft.reason,
+      const after = drafts
+        .slice(0, j)
+        .map((d) => d.id)
+        .filter((s) => dependsOn.has(s));
+      steps.push({ id: draft.id, tool: stepTool(draft.candidate), arguments: args, dependsOn: after, reason: draft.reason });
+      copies.slice(1).forEach((values, k) => {
+        steps.push({
+          id: `${draft.id}_${k + 2}`,
+          tool: stepTool(draft.candidate),
+          arguments: { ...filled, ...values, ...bound },
+          dependsOn: after,
+          reason: `${draft.reason} (item ${k + 2} of ${copies.length})`,
+        });
       });
     }
     this.remember(memoryKey(scope.tenant, id), { task, drafts, failed });

@@ -1,0 +1,52 @@
+import { tokenize } from '@toolgate/retrieval';
+import type { PlanningCandidate } from '../plan/plan.types';
+
+/** Words that say how a tool works or that it is one, not what it works on. */
+const GENERIC = new Set(
+  `get set calculate calc compute find search lookup look fetch retrieve determine check list show display make create generate estimate
+  predict analyze analyse evaluate perform run do tool api function service info information data detail details value values result
+  results total number num given based specific using use provide provides return returns query request new all by of for from in on
+  with and or to the this that its their simple basic advanced general main`.split(/\s+/),
+);
+/** Share of the description's first sentence the text must name when the tool's name shares nothing with it. */
+const DESCRIPTION_COVERAGE = 0.25;
+
+const similar = (a: string, b: string) => a === b || (a.length >= 4 && b.length >= 4 && (a.startsWith(b) || b.startsWith(a))) || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5));
+const significant = (words: string[]) => [...new Set(words.filter((w) => w.length > 2 && !GENERIC.has(w) && !/^\d+$/.test(w)))];
+
+/** Nouns that say how much or which, not what: "the humidity level" asks for humidity. */
+const MEASURES = new Set('level amount number value rate information info detail data type list result name kind category current latest new best top most average total whether'.split(' '));
+/** "What is the X of …", "Calculate the X …", "Find the X for …": X is what the request asks for. */
+const ASKED_FOR =
+  /^\s*(?:(?:can|could|would) you\s+|please\s+|i (?:want|need|would like) to\s+|help me\s+)?(?:what(?:'s| is| are| was| were| will be| would be)|calculate|compute|find(?: out)?|determine|get|give me|tell me|show me|estimate|predict|identify|retrieve|fetch|provide)\s+(?:me\s+)?(?:the\s+|a\s+|an\s+)?((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?=\s+(?:of|for|in|on|at|to|from|with|between|given|if|that|when|by|under|after|before|within|using|based|will|would|can|does|do|is|are)\b|\s*[?.,]|\s*$)/i;
+
+/** What the request asks for, when it says so in the usual ways; nothing when it does not. */
+function askedFor(text: string): string[] {
+  const m = ASKED_FOR.exec(text);
+  return m ? significant(tokenize(m[1])).filter((w) => !MEASURES.has(w)) : [];
+}
+
+/**
+ * Whether the text names what the tool works on: a word of the tool's name ("triangle" for
+ * area_triangle), or a quarter of what its description's first sentence is about. A tool the text
+ * never names is not offered for it, however close the wording ("the area of a triangle" is not a job
+ * for determine_body_mass_index, though both "calculate" from a "height"); nor is one that never speaks
+ * of the thing the request asks for, unless the wording fits it closely (`closeFit`: "the odds of" for
+ * a probability tool).
+ */
+export function namesTheTool(text: string, candidate: PlanningCandidate, closeFit = false): boolean {
+  const words = tokenize(text);
+  const hit = (w: string) => words.some((t) => similar(t, w));
+  const local = candidate.id.split(/[/.]/).pop() ?? candidate.id;
+  // "What is the acceleration …" is not answered by a tool that never speaks of acceleration.
+  const asked = askedFor(text);
+  if (asked.length > 0 && !closeFit) {
+    const d = candidate.descriptor;
+    const toolWords = tokenize(`${candidate.id} ${d.title ?? ''} ${d.description ?? ''} ${Object.keys((d.inputSchema?.properties ?? {}) as object).join(' ')}`);
+    if (!asked.some((w) => toolWords.some((t) => similar(t, w)))) return false;
+  }
+  const name = significant(tokenize(`${local} ${candidate.descriptor.title ?? ''}`));
+  if (name.some(hit)) return true;
+  const about = significant(tokenize((candidate.descriptor.description ?? '').split(/\.\s/)[0]));
+  return about.length > 0 && about.filter(hit).length / about.length >= DESCRIPTION_COVERAGE;
+}
