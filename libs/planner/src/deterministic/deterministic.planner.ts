@@ -6,7 +6,7 @@ import { ToolGraph, toolKey } from '../graph/tool.graph';
 import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanStep, ReplanFeedback, Selection, TaskInput, ToolCall } from '../plan/plan.types';
 import { Planner } from '../planning/planner.port';
 import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
-import { namesTheTool } from './relevance.evidence';
+import { coordinatedParts, namesByName, namesTheTool } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
 import { DEFAULT_SPLIT, type SplitOptions, type SubGoal, splitSubGoals } from './sub-goal.splitter';
@@ -113,6 +113,7 @@ const quote = (text: string, max = 80) => `"${text.length > max ? `${text.slice(
 export class DeterministicPlanner extends Planner {
   readonly kind = 'deterministic';
   private readonly matcher: ToolMatcher;
+  private readonly wordMatcher: ToolMatcher;
   private readonly graph: ToolGraph;
   private readonly minScore: number;
   private readonly memory = new Map<string, PlanMemory>();
@@ -120,6 +121,7 @@ export class DeterministicPlanner extends Planner {
   constructor(private readonly options: DeterministicPlannerOptions = {}) {
     super();
     this.matcher = new ToolMatcher(options.embedder ?? null, options.weights ?? DEFAULT_MATCHER_WEIGHTS);
+    this.wordMatcher = options.embedder ? new ToolMatcher(null, options.weights ?? DEFAULT_MATCHER_WEIGHTS) : this.matcher;
     this.graph = options.graph ?? new ToolGraph();
     this.minScore = options.minScore ?? (options.embedder ? SEMANTIC_MIN_SCORE : LEXICAL_MIN_SCORE);
   }
@@ -146,7 +148,9 @@ export class DeterministicPlanner extends Planner {
     if (choice === 'NONE') return { id, decision: 'NO_MATCH', steps: [], explanation: 'toolChoice is NONE and the deterministic planner cannot answer without a tool' };
     if (pool.length === 0) return { id, decision: 'NO_MATCH', steps: [], explanation: 'no candidate tools were given for this task' };
 
-    const { subGoals, ignored, truncated } = splitSubGoals(text, this.options.split ?? DEFAULT_SPLIT);
+    const split = splitSubGoals(text, this.options.split ?? DEFAULT_SPLIT);
+    const { ignored, truncated } = split;
+    const subGoals = await this.splitByTools(split.subGoals, pool);
     const notes: string[] = [];
     if (ignored.length > 0) notes.push(`treated as data, not as goals: ${ignored.map((i) => `${quote(i.text, 60)} (${i.why})`).join(', ')}`);
     if (truncated) notes.push(`the task is long: only its first ${subGoals.length} sub-goals (of at most ${(this.options.split ?? DEFAULT_SPLIT).maxChars} characters) were planned`);
@@ -242,6 +246,38 @@ export class DeterministicPlanner extends Planner {
     return [...best.values()].sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id));
   }
 
+  /**
+   * "the GCD of 96 and 128, and the LCM of 15 and 25": one sentence, two jobs. A sub-goal whose
+   * coordinated parts each name a different tool (a word of its name) becomes one sub-goal per tool;
+   * parts that name none ("96 and 128") stay with the part before them.
+   */
+  private async splitByTools(subGoals: SubGoal[], pool: PlanningCandidate[]): Promise<SubGoal[]> {
+    const out: string[] = [];
+    for (const goal of subGoals) {
+      const parts = coordinatedParts(goal.text);
+      if (parts.length < 2) {
+        out.push(goal.text);
+        continue;
+      }
+      // Words decide here (a part names its tool or not), so the parts are ranked without embedding them.
+      const ranked = await this.wordMatcher.rank(
+        parts.map((p) => p.text),
+        pool,
+      );
+      const groups: { tool: string; start: number; end: number }[] = [];
+      parts.forEach((part, i) => {
+        const top = ranked[i][0];
+        const named = top && top.score > 0 && namesByName(part.text, top.candidate) ? top.candidate.id : undefined;
+        const current = groups.at(-1);
+        if (current && (!named || named === current.tool)) current.end = part.end;
+        else groups.push({ tool: named ?? '', start: part.start, end: part.end });
+      });
+      if (groups.length < 2 || groups.some((g) => g.tool === '') || new Set(groups.map((g) => g.tool)).size < groups.length) out.push(goal.text);
+      else out.push(...groups.map((g) => goal.text.slice(g.start, g.end).trim()));
+    }
+    return out.map((text, index) => ({ index, text }));
+  }
+
   private async chooseTools(subGoals: SubGoal[], ranked: ToolMatch[][], notes: string[], context: ArgumentFillContext): Promise<Draft[]> {
     const drafts: Draft[] = [];
     const idle: string[] = [];
@@ -249,7 +285,9 @@ export class DeterministicPlanner extends Planner {
       const top = ranked[g][0];
       // No default score alone decides: a close score for a tool the text never names is no match, a low one
       // for a tool it names is a match. A minScore the operator set is a floor all the same.
-      if (!top || (this.options.minScore !== undefined && top.score < this.minScore) || !namesTheTool(goal.text, top.candidate, top.score >= this.minScore)) {
+      // In a task of several jobs, a close fit the retrieval funnel also ranks among the top ones for the task is evidence too.
+      const funnelAgrees = subGoals.length > 1 && top && top.score >= this.minScore && top.candidate.rank <= subGoals.length;
+      if (!top || (this.options.minScore !== undefined && top.score < this.minScore) || !(funnelAgrees || namesTheTool(goal.text, top.candidate, top.score >= this.minScore))) {
         idle.push(goal.text);
         continue;
       }

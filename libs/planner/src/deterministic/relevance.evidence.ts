@@ -50,3 +50,23 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
   const about = significant(tokenize((candidate.descriptor.description ?? '').split(/\.\s/)[0]));
   return about.length > 0 && about.filter(hit).length / about.length >= DESCRIPTION_COVERAGE;
 }
+
+/** Whether a word of the tool's own name is in the text ("gcd" for math.gcd, "integral" for integral). */
+export function namesByName(text: string, candidate: PlanningCandidate): boolean {
+  const words = tokenize(text);
+  const local = candidate.id.split(/[/.]/).pop() ?? candidate.id;
+  return significant(tokenize(local)).some((w) => words.some((t) => similar(t, w)));
+}
+
+/** The parts of a sentence joined by ", and", "and", "as well as" or a comma, with where each is. */
+export function coordinatedParts(text: string): { text: string; start: number; end: number }[] {
+  const parts: { text: string; start: number; end: number }[] = [];
+  const joint = /\s*(?:,\s*(?:and\s+|as well as\s+)?|\s+and\s+|\s+as well as\s+)/gi;
+  let start = 0;
+  for (let m = joint.exec(text); m !== null; m = joint.exec(text)) {
+    parts.push({ text: text.slice(start, m.index), start, end: m.index });
+    start = m.index + m[0].length;
+  }
+  parts.push({ text: text.slice(start), start, end: text.length });
+  return parts.filter((p) => p.text.trim() !== '');
+}
