@@ -183,7 +183,9 @@ export class DeterministicPlanner extends Planner {
     if (subGoals.length === 0) return { id, decision: 'NO_MATCH', steps: [], explanation: ['nothing in the task asks for work a tool could do', ...notes].join('. ') };
     if (drafts.length === 0) {
       const closest = ranked.flatMap((m) => m.slice(0, 1)).sort((a, b) => b.score - a.score)[0];
-      const hint = closest ? `; the closest was ${closest.candidate.id} at ${closest.score.toFixed(2)} (needs ${this.minScore})` : '';
+      const hint = closest
+        ? `; the closest was ${closest.candidate.id} at ${closest.score.toFixed(2)}${closest.score < this.minScore ? ` (needs ${this.minScore})` : ', but the text never names it or what it works on'}`
+        : '';
       return { id, decision: 'NO_MATCH', steps: [], explanation: [`no candidate tool fits any part of the task${hint}`, ...notes].join('. ') };
     }
     this.addCompanions(scope.graph, drafts, pool, notes);

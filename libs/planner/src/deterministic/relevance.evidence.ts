@@ -20,6 +20,13 @@ const MEASURES = new Set('level amount number value rate information info detail
 const ASKED_FOR =
   /^\s*(?:(?:can|could|would) you\s+|please\s+|i (?:want|need|would like) to\s+|help me\s+)?(?:what(?:'s| is| are| was| were| will be| would be)|calculate|compute|find(?: out)?|determine|get|give me|tell me|show me|estimate|predict|identify|retrieve|fetch|provide)\s+(?:me\s+)?(?:the\s+|a\s+|an\s+)?((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?=\s+(?:of|for|in|on|at|to|from|with|between|given|if|that|when|by|under|after|before|within|using|based|will|would|can|does|do|is|are)\b|\s*[?.,]|\s*$)/i;
 
+/** The words of a tool's name that say what it is about; a name made only of such words as "evaluate" is named by them. */
+function nameWords(name: string): string[] {
+  const words = tokenize(name);
+  const about = significant(words);
+  return about.length > 0 ? about : words.filter((w) => w.length > 2);
+}
+
 /** What the request asks for, when it says so in the usual ways; nothing when it does not. */
 function askedFor(text: string): string[] {
   const m = ASKED_FOR.exec(text);
@@ -45,8 +52,9 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
     const toolWords = tokenize(`${candidate.id} ${d.title ?? ''} ${d.description ?? ''} ${Object.keys((d.inputSchema?.properties ?? {}) as object).join(' ')}`);
     if (!asked.some((w) => toolWords.some((t) => similar(t, w)))) return false;
   }
-  const name = significant(tokenize(`${local} ${candidate.descriptor.title ?? ''}`));
-  if (name.some(hit)) return true;
+  const name = nameWords(`${local} ${candidate.descriptor.title ?? ''}`);
+  // A tool whose own name is one word ("calculator/evaluate") is named by that word, however common.
+  if (name.some(hit) || (tokenize(local).length === 1 && hit(tokenize(local)[0]))) return true;
   const about = significant(tokenize((candidate.descriptor.description ?? '').split(/\.\s/)[0]));
   return about.length > 0 && about.filter(hit).length / about.length >= DESCRIPTION_COVERAGE;
 }
@@ -55,7 +63,7 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
 export function namesByName(text: string, candidate: PlanningCandidate): boolean {
   const words = tokenize(text);
   const local = candidate.id.split(/[/.]/).pop() ?? candidate.id;
-  return significant(tokenize(local)).some((w) => words.some((t) => similar(t, w)));
+  return nameWords(local).some((w) => words.some((t) => similar(t, w)));
 }
 
 /** The parts of a sentence joined by ", and", "and", "as well as" or a comma, with where each is. */
