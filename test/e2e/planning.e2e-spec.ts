@@ -149,6 +149,7 @@ describe('planning over HTTP', () => {
         ...BM25_ONLY,
         TOOLGATE_DATA_DIR: join(work, 'llm'),
         TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'),
+        TOOLGATE_PLANNER: 'llm',
         OPENAI_BASE_URL: llm.baseURL,
         OPENAI_API_KEY: 'sk-test-planning-e2e',
       });
@@ -186,6 +187,7 @@ describe('planning over HTTP', () => {
         ...BM25_ONLY,
         TOOLGATE_DATA_DIR: join(work, 'llm-cli'),
         TOOLGATE_PLUGIN_DIRS: join(REPO_ROOT, 'plugins'),
+        TOOLGATE_PLANNER: 'llm',
         OPENAI_BASE_URL: llm.baseURL,
         OPENAI_API_KEY: 'sk-x',
       });

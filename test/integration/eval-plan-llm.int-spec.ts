@@ -14,9 +14,11 @@ const flags: EvalPlanFlags = { dataset: dir, split: 'test', planner: 'llm', embe
 
 interface CompletionBody {
   messages: { role: string; content: string | null }[];
-  tools?: { function: { name: string } }[];
+  response_format?: { json_schema?: { schema: { properties: { steps: { items: { properties: { tool: { enum?: string[] } } } } } } } };
 }
 const bodyOf = (request: RecordedRequest) => request.body as CompletionBody;
+/** The function names a plan request allows: its reply schema's enum of tools. */
+const offeredIn = (request: RecordedRequest) => bodyOf(request).response_format?.json_schema?.schema.properties.steps.items.properties.tool.enum ?? [];
 /** UltraTool ids have no namespace: `flight_search` goes out as the function `flight_search__`. */
 const toolOf = (alias: string) => alias.replace(/__$/, '');
 
@@ -36,7 +38,7 @@ describe('eval plan --planner llm', () => {
     const offered: string[][] = [];
     for (const [i, sample] of samples.entries()) {
       server.script(COMPLETIONS, (request) => {
-        const aliases = (bodyOf(request).tools ?? []).map((t) => t.function.name);
+        const aliases = offeredIn(request);
         offered.push(aliases.map(toolOf));
         const chain = sample.nodes.filter((tool) => aliases.includes(`${tool}__`)).slice(0, i === 2 ? -1 : undefined);
         const steps = chain.map((tool, s) => ({ id: `s${s + 1}`, tool: `${tool}__`, arguments: '{}', dependsOn: s === 0 ? [] : [`s${s}`], reason: 'scripted' }));
@@ -89,6 +91,17 @@ describe('eval plan --planner llm', () => {
     expect(result.samples).toBe(2);
     expect(Object.keys(result.decisions).sort()).toEqual([expect.stringMatching(/^FAILED:/), 'NO_MATCH']);
     expect(result.nodeF1).toBe(0);
+  });
+
+  it('with --planner auto, reports how many tasks escalated and the scores of each path', async () => {
+    server.fallback(COMPLETIONS, chatCompletion({ content: JSON.stringify({ decision: 'NO_MATCH', question: null, explanation: 'nothing fits', missing: [], steps: [] }) }));
+    const { result } = await runPlanEval({ ...flags, planner: 'auto', limit: 6 }, { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-test-eval' });
+    const paths = Object.entries(result.byPlanner).map(([name, report]) => [name, report.samples] as const);
+    expect(paths.reduce((sum, [, n]) => sum + n, 0)).toBe(6);
+    // Every escalated task is one request to the model (none failed), and only those went to it.
+    const escalated = result.byPlanner.llm?.samples ?? 0;
+    expect(server.requests.filter((r) => r.path === COMPLETIONS)).toHaveLength(escalated);
+    expect(paths.map(([name]) => name).every((name) => name === 'deterministic' || name === 'llm')).toBe(true);
   });
 
   it('refuses to start without an endpoint, naming OPENAI_BASE_URL and OPENAI_API_KEY', async () => {

@@ -1,4 +1,4 @@
-import { LlmPlanner, type LlmPlannerOptions, type PlanningCandidate, type PlanningPrincipal, type TaskInput } from '@toolgate/planner';
+import { LlmPlanner, type LlmPlannerOptions, type PlanningCandidate, type PlanningPrincipal, promptTokens, type TaskInput } from '@toolgate/planner';
 import { defineTool, ErrorCode, type ToolgateError, toDescriptor } from '@toolgate/sdk';
 import { APIError } from 'openai';
 import { register } from 'prom-client';
@@ -121,7 +121,18 @@ async function failure(promise: Promise<unknown>): Promise<ToolgateError> {
 describe('LlmPlanner', () => {
   let server: OpenAIWireServer;
   const planner = (options: Partial<LlmPlannerOptions> = {}) =>
-    new LlmPlanner({ baseURL: server.baseURL, model: 'scripted-model', timeoutMs: 5000, maxRetries: 0, maxTokens: 16_000, repairRounds: 1, ...options });
+    new LlmPlanner({
+      baseURL: server.baseURL,
+      model: 'scripted-model',
+      timeoutMs: 5000,
+      maxRetries: 0,
+      maxTokens: 16_000,
+      maxReplyTokens: 2048,
+      replyFormat: 'auto',
+      escalateBelow: 0.6,
+      repairRounds: 1,
+      ...options,
+    });
 
   beforeEach(async () => {
     server = await startOpenAIWireServer();
@@ -243,7 +254,10 @@ describe('LlmPlanner', () => {
       expect(body.response_format?.type).toBe('json_schema');
       expect(body.response_format?.json_schema.strict).toBe(true);
       expect(JSON.stringify(body.response_format?.json_schema.schema)).toContain('"enum":["weather__current","units__convert","mail__send"]');
-      expect(body.tool_choice).toBe('none');
+      // The candidates travel in the messages, which every server shows the model.
+      expect(body.tools).toBeUndefined();
+      expect(body.messages[0].content).toContain('"name": "units__convert"');
+      expect(body.messages[0].content).toContain('Converts a value between units of measurement');
     });
 
     it('repairs malformed JSON: the second request shows the model its reply and the parse error', async () => {
@@ -328,6 +342,140 @@ describe('LlmPlanner', () => {
       expect(text).toContain('<step_outputs>');
       expect(text).toContain('"code": "TOOL_FAILED"');
       expect(text).toContain('unknown city Olso');
+    });
+  });
+
+  describe('negotiating what the endpoint takes', () => {
+    const ok = planReply({ decision: 'USE_TOOLS', steps: [step('s1', 'weather__current', { city: 'Oslo' })] });
+    // What llama-cpp-python's server answers for a response_format it lacks: its validation error, as HTTP 500.
+    const noJsonSchema = errorReply(
+      500,
+      "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input should be 'text' or 'json_object' [type=literal_error, input_value='json_schema']",
+    );
+
+    it('falls back from json_schema to json_object with the schema in the prompt, without retrying the refusal, and remembers it', async () => {
+      server.script(COMPLETIONS, noJsonSchema, ok, ok);
+      const llm = planner({ maxRetries: 2 });
+      const plan = await llm.plan(task('How warm is it in Oslo?'), candidates, principal);
+      expect(plan.steps.map((s) => s.tool)).toEqual(['weather/current@1.0.0']);
+      expect(server.requests.map((r) => bodyOf(r).response_format?.type)).toEqual(['json_schema', 'json_object']);
+      const second = bodyOf(server.requests[1]);
+      expect(second.messages[0].content).toContain('valid against this JSON Schema');
+      expect(second.messages[0].content).toContain('"enum":["weather__current","units__convert","mail__send"]');
+      // The next plan goes straight to the format that worked.
+      await llm.plan(task('And in Bergen?'), candidates, principal);
+      expect(server.requests.map((r) => bodyOf(r).response_format?.type)).toEqual(['json_schema', 'json_object', 'json_object']);
+    });
+
+    it('asks for the plan as a forced function call when JSON modes are refused, and names every refusal when nothing is left', async () => {
+      server.script(
+        COMPLETIONS,
+        noJsonSchema,
+        errorReply(400, "response_format of type 'json_object' is not supported"),
+        chatCompletion({ toolCalls: [{ name: 'submit_plan', arguments: { decision: 'USE_TOOLS', steps: [{ id: 's1', tool: 'weather__current', arguments: { city: 'Oslo' }, dependsOn: [] }] } }] }),
+      );
+      const plan = await planner().plan(task('How warm is it in Oslo?'), candidates, principal);
+      expect(plan.steps[0].arguments).toEqual({ city: 'Oslo' });
+      const third = bodyOf(server.requests[2]);
+      expect(third.tool_choice).toEqual({ type: 'function', function: { name: 'submit_plan' } });
+      expect(third.response_format).toBeUndefined();
+
+      server.script(COMPLETIONS, noJsonSchema, errorReply(400, 'json_object is not supported'), errorReply(400, 'this model does not support tools'));
+      const error = await failure(planner().plan(task('How warm is it in Oslo?'), candidates, principal));
+      expect(error.code).toBe(ErrorCode.INVALID_CONFIG);
+      expect(error.message).toContain('refused the request format');
+      expect(error.details.map((d) => d.message)).toEqual([
+        expect.stringMatching(/^json_schema: 500 .*Input should be/s),
+        'json_object: 400 json_object is not supported',
+        'tools: 400 this model does not support tools',
+      ]);
+    });
+
+    it('reports a pinned format the endpoint refuses as such, not as an outage', async () => {
+      server.script(COMPLETIONS, noJsonSchema);
+      const error = await failure(planner({ replyFormat: 'json_schema', maxRetries: 2 }).plan(task('How warm is it in Oslo?'), candidates, principal));
+      expect(error.code).toBe(ErrorCode.INVALID_CONFIG);
+      expect(error.message).toContain('TOOLGATE_LLM_REPLY_FORMAT=json_schema is refused');
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('still retries an outage that names no feature', async () => {
+      server.script(COMPLETIONS, errorReply(500, 'CUDA error: out of memory', 0), ok);
+      const plan = await planner({ maxRetries: 1 }).plan(task('How warm is it in Oslo?'), candidates, principal);
+      expect(plan.decision).toBe('USE_TOOLS');
+      expect(server.requests.map((r) => bodyOf(r).response_format?.type)).toEqual(['json_schema', 'json_schema']);
+    });
+
+    it('sends max_tokens beside max_completion_tokens, capped for a plan, and drops it where the model refuses it', async () => {
+      server.script(COMPLETIONS, ok, errorReply(400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."), ok);
+      const llm = planner();
+      await llm.plan(task('How warm is it in Oslo?'), candidates, principal);
+      const first = server.requests[0].body as { max_tokens?: number; max_completion_tokens?: number };
+      expect(first.max_tokens).toBe(2048);
+      expect(first.max_completion_tokens).toBe(2048);
+      await llm.plan(task('And in Bergen?'), candidates, principal);
+      const retried = server.requests[2].body as { max_tokens?: number; max_completion_tokens?: number };
+      expect(retried.max_tokens).toBeUndefined();
+      expect(retried.max_completion_tokens).toBe(2048);
+    });
+
+    it('selects through a plan where the endpoint refuses tool calls', async () => {
+      server.script(COMPLETIONS, errorReply(400, 'registry.ollama.ai/library/gemma:2b does not support tools'), ok);
+      const selection = await planner().select(task('How warm is it in Oslo?'), candidates, principal);
+      expect(selection.decision).toBe('USE_TOOLS');
+      expect(selection.calls).toEqual([{ tool: 'weather/current@1.0.0', arguments: { city: 'Oslo' }, reason: 's1 needed' }]);
+      expect(bodyOf(server.requests[1]).tools).toBeUndefined();
+      expect(bodyOf(server.requests[1]).response_format?.type).toBe('json_schema');
+    });
+
+    it('counts the budget as the endpoint does once it has reported usage', async () => {
+      // The endpoint reports a tenth of our estimate: a prompt estimated over the budget then fits.
+      const llm = planner({ maxTokens: 3000 });
+      server.script(
+        COMPLETIONS,
+        (request) => ({ ...ok, body: { ...(ok.body as object), usage: { prompt_tokens: Math.round(promptTokens(request.body as never) / 10), completion_tokens: 20, total_tokens: 0 } } }),
+        ok,
+      );
+      await llm.plan(task('How warm is it in Oslo?'), candidates, principal);
+      const long = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' ');
+      await llm.plan(task(long), candidates, principal);
+      expect(server.requests).toHaveLength(2);
+      expect(await failure(planner({ maxTokens: 3000 }).plan(task(long), candidates, principal))).toMatchObject({ code: ErrorCode.BUDGET_EXCEEDED });
+    });
+
+    it('sends a schema without validation-only bounds, and still validates the reply against the original', async () => {
+      const notes = defineTool({
+        name: 'save',
+        title: 'Save a note',
+        description: 'Saves a note.',
+        category: ['notes'],
+        tags: [],
+        inputSchema: {
+          type: 'object',
+          properties: { text: { type: 'string', minLength: 1, maxLength: 1_000_000 }, tags: { type: 'array', items: { type: 'string', maxLength: 5 }, maxItems: 500 } },
+          required: ['text'],
+          additionalProperties: false,
+        },
+        outputSchema: { type: 'object' },
+        examples: [],
+        permissions: { scopes: [], risk: 'write' },
+        limits,
+        run: async () => ({}),
+      });
+      const saving: PlanningCandidate[] = [{ id: 'notes/save', version: '1.0.0', descriptor: toDescriptor(notes), score: 1, rank: 1 }];
+      server.script(
+        COMPLETIONS,
+        chatCompletion({ toolCalls: [{ name: 'notes__save', arguments: { text: 'hi', tags: ['far-too-long'] } }] }),
+        chatCompletion({ toolCalls: [{ name: 'notes__save', arguments: { text: 'hi' } }] }),
+      );
+      const selection = await planner().select(task('save a note saying hi'), saving, principal);
+      const sent = JSON.stringify(bodyOf(server.requests[0]).tools?.[0].function.parameters);
+      expect(sent).not.toContain('1000000');
+      expect(sent).not.toContain('500');
+      expect(sent).toContain('"minLength":1');
+      expect(sent).toContain('"maxLength":5');
+      expect(textOf(server.requests[1])).toContain('/tool_calls/0/arguments/tags/0');
+      expect(selection.calls[0].arguments).toEqual({ text: 'hi' });
     });
   });
 

@@ -1,6 +1,7 @@
 import { chooseDriver, driverNames } from '@toolgate/sdk';
 import { z } from 'zod';
 import { isIanaZone } from './arguments/zone.lexicon';
+import { REPLY_FORMATS, type ReplyFormat } from './llm/endpoint.capabilities';
 import { PLANNER_DRIVERS } from './planning/planner.drivers';
 import { IMAGE_DESCRIBER_DRIVERS } from './understanding/image-describer.drivers';
 
@@ -18,11 +19,17 @@ export interface LlmEndpointOptions {
 }
 
 export interface PlannerModuleOptions {
-  /** `deterministic`: no model (the default); `llm`: the OpenAI-compatible endpoint. */
+  /** `deterministic`: no model (the default); `auto`: deterministic, the model when unsure (the default with a model); `llm`: the model for every task. */
   planner: (typeof PLANNER_DRIVERS)[number]['name'];
   llm: LlmEndpointOptions & {
     /** Upper bound on prompt + completion tokens per planning request. */
     maxTokens: number;
+    /** Upper bound on one reply's tokens (a plan is a few hundred): keeps a rambling model from running to the context limit. */
+    maxReplyTokens: number;
+    /** With TOOLGATE_PLANNER=auto: a deterministic plan less confident than this goes to the model. */
+    escalateBelow: number;
+    /** How the plan is asked for; `auto` tries json_schema, then json_object, then a tool call, and remembers what the endpoint took. */
+    replyFormat: 'auto' | ReplyFormat;
     /** Rounds in which the model is shown its own errors (malformed JSON, unknown tools, invalid arguments). */
     repairRounds: number;
   };
@@ -55,9 +62,13 @@ export const plannerEnvSchema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
   TOOLGATE_LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
-  TOOLGATE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  // Local CPU inference takes tens of seconds for a plan.
+  TOOLGATE_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   TOOLGATE_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   TOOLGATE_LLM_MAX_TOKENS: z.coerce.number().int().min(256).max(1_000_000).default(16_000),
+  TOOLGATE_LLM_MAX_REPLY_TOKENS: z.coerce.number().int().min(64).max(100_000).default(2_048),
+  TOOLGATE_LLM_REPLY_FORMAT: z.enum(['auto', ...REPLY_FORMATS]).default('auto'),
+  TOOLGATE_PLANNER_ESCALATE_BELOW: z.coerce.number().min(0).max(1).default(0.6),
   TOOLGATE_LLM_REPAIR_ROUNDS: z.coerce.number().int().min(0).max(5).default(1),
   TOOLGATE_IMAGE_DESCRIBER: z.enum(driverNames(IMAGE_DESCRIBER_DRIVERS)).optional(),
   TOOLGATE_VISION_MODEL: z.string().min(1).optional(),
@@ -88,6 +99,9 @@ export function plannerOptionsFromEnv(env: PlannerEnv): PlannerModuleOptions {
       timeoutMs: env.TOOLGATE_LLM_TIMEOUT_MS,
       maxRetries: env.TOOLGATE_LLM_MAX_RETRIES,
       maxTokens: env.TOOLGATE_LLM_MAX_TOKENS,
+      maxReplyTokens: env.TOOLGATE_LLM_MAX_REPLY_TOKENS,
+      replyFormat: env.TOOLGATE_LLM_REPLY_FORMAT,
+      escalateBelow: env.TOOLGATE_PLANNER_ESCALATE_BELOW,
       repairRounds: env.TOOLGATE_LLM_REPAIR_ROUNDS,
     },
     imageDescriber: chooseDriver(IMAGE_DESCRIBER_DRIVERS, env, env.TOOLGATE_IMAGE_DESCRIBER, 'ocr'),

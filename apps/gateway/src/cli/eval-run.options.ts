@@ -12,7 +12,7 @@ export interface EvalRunFlags {
 
 /**
  * The planner options for `--planner` and the embedder of `--embedder`, both checked by name: the LLM planner
- * reads its endpoint from the environment (as the server does), so an eval that names `--planner llm` with no
+ * reads its endpoint from the environment (as the server does), so an eval that names `--planner llm` (or `auto`) with no
  * endpoint fails before any sample instead of on the first request; the deterministic planner reads nothing from it.
  */
 export function evalRunOptions(flags: EvalRunFlags, env: NodeJS.ProcessEnv): { planner: Pick<PlannerModuleOptions, 'planner' | 'llm'>; embedder: 'local' | 'none' } {
@@ -21,17 +21,18 @@ export function evalRunOptions(flags: EvalRunFlags, env: NodeJS.ProcessEnv): { p
     throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown embedder "${flags.embedder}" (available: local, none)`, [{ path: '--embedder', message: 'unknown embedder' }]);
   }
   const planner = flags.planner;
-  if (planner !== 'deterministic' && planner !== 'llm') {
-    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown planner "${planner}" (available: deterministic, llm)`, [{ path: '--planner', message: 'unknown planner' }]);
+  if (planner !== 'deterministic' && planner !== 'llm' && planner !== 'auto') {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown planner "${planner}" (available: deterministic, auto, llm)`, [{ path: '--planner', message: 'unknown planner' }]);
   }
-  const parsed = plannerEnvSchema.safeParse(planner === 'llm' ? env : {});
+  const usesModel = planner !== 'deterministic';
+  const parsed = plannerEnvSchema.safeParse(usesModel ? env : {});
   if (!parsed.success) {
     const details = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-    throw new ToolgateError(ErrorCode.INVALID_CONFIG, 'invalid environment for --planner llm', details);
+    throw new ToolgateError(ErrorCode.INVALID_CONFIG, `invalid environment for --planner ${planner}`, details);
   }
   const { llm } = plannerOptionsFromEnv(parsed.data);
-  if (planner === 'llm' && !llm.apiKey && !llm.baseURL) {
-    throw new ToolgateError(ErrorCode.INVALID_CONFIG, '--planner llm needs an OpenAI-compatible endpoint: set OPENAI_API_KEY (api.openai.com) or OPENAI_BASE_URL (another server)', [
+  if (usesModel && !llm.apiKey && !llm.baseURL) {
+    throw new ToolgateError(ErrorCode.INVALID_CONFIG, `--planner ${planner} needs an OpenAI-compatible endpoint: set OPENAI_API_KEY (api.openai.com) or OPENAI_BASE_URL (another server)`, [
       { path: 'OPENAI_API_KEY', message: 'is not set' },
       { path: 'OPENAI_BASE_URL', message: 'is not set' },
     ]);

@@ -60,6 +60,9 @@ export class Plan {
   @Field(() => [PlanStep]) steps!: PlanStep[];
   @Field(() => [PlanCandidate]) candidates!: PlanCandidate[];
   @Field(() => [ImageText]) images!: ImageText[];
+  @Field(() => Float, { nullable: true, description: 'How sure the planner is, 0..1; with TOOLGATE_PLANNER=auto a deterministic plan below TOOLGATE_PLANNER_ESCALATE_BELOW goes to the LLM.' })
+  confidence?: number;
+  @Field({ nullable: true, description: 'Which planner made it: deterministic or llm.' }) planner?: string;
 
   static from(plan: PlannerPlan, candidates: PlanningCandidate[], images: ImageDescription[]): Plan {
     return {
@@ -71,6 +74,8 @@ export class Plan {
       steps: plan.steps,
       candidates: candidates.map(PlanCandidate.from),
       images: images.map(ImageText.from),
+      confidence: plan.confidence,
+      planner: plan.planner,
     };
   }
 }
@@ -84,6 +89,8 @@ export class Selection {
   @Field(() => [PlanCandidate]) candidates!: PlanCandidate[];
   @Field(() => [ProposedCall]) calls!: ProposedCall[];
   @Field(() => [ImageText]) images!: ImageText[];
+  @Field(() => Float, { nullable: true, description: 'As on Plan.' }) confidence?: number;
+  @Field({ nullable: true, description: 'As on Plan.' }) planner?: string;
 
   static from(selection: PlannerSelection, images: ImageDescription[]): Selection {
     return {
@@ -94,6 +101,8 @@ export class Selection {
       candidates: selection.candidates.map(PlanCandidate.from),
       calls: selection.calls,
       images: images.map(ImageText.from),
+      confidence: selection.confidence,
+      planner: selection.planner,
     };
   }
 }

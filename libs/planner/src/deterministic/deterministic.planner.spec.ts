@@ -284,4 +284,35 @@ describe('DeterministicPlanner', () => {
       ['math/lcm@1.0.0', { a: 15, b: 25 }],
     ]);
   });
+
+  describe('confidence', () => {
+    const real = new DeterministicPlanner();
+    const city = object({ city: { type: 'string', description: 'City name' } }, ['city']);
+    const weather = candidate('weather/current', 'Current weather and temperature in a city', 1, { input: city });
+    const stocks = candidate('finance/quote', 'Latest stock price for a ticker symbol', 2, { input: object({ symbol: { type: 'string' } }, ['symbol']) });
+
+    it('is high for a clear, named fit the text fills, and says which planner made the plan', async () => {
+      const plan = await real.plan(task('What is the current weather in Oslo?'), [weather, stocks], principal);
+      expect(plan).toMatchObject({ decision: 'USE_TOOLS', planner: 'deterministic' });
+      expect(plan.confidence).toBeGreaterThanOrEqual(0.7);
+    });
+
+    it('is lower for two tools the text cannot tell apart, and lower still when a value is missing', async () => {
+      const twin = candidate('weather/now', 'Current weather and temperature in a city', 2, { input: city });
+      const tie = await real.plan(task('What is the current weather in Oslo?'), [weather, twin], principal);
+      const clear = await real.plan(task('What is the current weather in Oslo?'), [weather, stocks], principal);
+      expect(tie.confidence).toBeLessThan(clear.confidence as number);
+      const clarify = await real.plan(task('What is the current weather?'), [weather, stocks], principal);
+      expect(clarify.decision).toBe('CLARIFY');
+      expect(clarify.confidence).toBeLessThan(0.6);
+    });
+
+    it('is unsure of a NO_MATCH whose closest tool came close, sure of one where nothing did', async () => {
+      const far = await real.plan(task('Sing me a lullaby about the sea'), [stocks], principal);
+      expect(far.decision).toBe('NO_MATCH');
+      expect(far.confidence).toBeGreaterThanOrEqual(0.6);
+      const none = await real.plan(task('anything'), [], principal);
+      expect(none.confidence).toBe(1);
+    });
+  });
 });

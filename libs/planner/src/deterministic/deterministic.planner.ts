@@ -6,6 +6,7 @@ import { ToolGraph, toolKey } from '../graph/tool.graph';
 import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanStep, ReplanFeedback, Selection, TaskInput, ToolCall } from '../plan/plan.types';
 import { Planner } from '../planning/planner.port';
 import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
+import { matchConfidence, noMatchConfidence, planConfidence } from './plan.confidence';
 import { coordinatedParts, namesByName, namesTheTool } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
@@ -84,6 +85,8 @@ interface Draft {
   candidate: PlanningCandidate;
   reason: string;
   alternatives: ToolMatch[];
+  /** How sure the choice of this tool is (plan.confidence). */
+  confidence: number;
 }
 
 interface PlanMemory {
@@ -133,10 +136,15 @@ export class DeterministicPlanner extends Planner {
       arguments: Object.fromEntries(Object.entries(step.arguments).filter(([, value]) => !isBinding(value))),
       reason: step.reason,
     }));
-    return { decision: plan.decision, question: plan.question, missing: plan.missing, explanation: plan.explanation, candidates: this.confine(candidates), calls };
+    const { decision, question, missing, explanation, confidence, planner } = plan;
+    return { decision, question, missing, explanation, confidence, planner, candidates: this.confine(candidates), calls };
   }
 
   async plan(task: TaskInput, candidates: PlanningCandidate[], principal: PlanningPrincipal): Promise<Plan> {
+    return { ...(await this.planned(task, candidates, principal)), planner: this.kind };
+  }
+
+  private async planned(task: TaskInput, candidates: PlanningCandidate[], principal: PlanningPrincipal): Promise<Plan> {
     // What other tenants' runs taught never shapes this tenant's plan (issue 10).
     const scope: PlanScope = { tenant: principal.tenant, graph: this.graph.forTenant(principal.tenant) };
     const text = typeof task?.text === 'string' ? task.text.trim() : '';
@@ -145,8 +153,9 @@ export class DeterministicPlanner extends Planner {
     const id = planId({ text, toolChoice: task.toolChoice ?? 'AUTO', referenceTime: task.referenceTime, timeZone: task.timeZone, candidates: pool.map(stepTool) });
     const choice = task.toolChoice ?? 'AUTO';
 
-    if (choice === 'NONE') return { id, decision: 'NO_MATCH', steps: [], explanation: 'toolChoice is NONE and the deterministic planner cannot answer without a tool' };
-    if (pool.length === 0) return { id, decision: 'NO_MATCH', steps: [], explanation: 'no candidate tools were given for this task' };
+    // A model could answer without a tool: the deterministic planner cannot, so it is unsure.
+    if (choice === 'NONE') return { id, decision: 'NO_MATCH', steps: [], confidence: 0, explanation: 'toolChoice is NONE and the deterministic planner cannot answer without a tool' };
+    if (pool.length === 0) return { id, decision: 'NO_MATCH', steps: [], confidence: 1, explanation: 'no candidate tools were given for this task' };
 
     const split = splitSubGoals(text, this.options.split ?? DEFAULT_SPLIT);
     const { ignored, truncated } = split;
@@ -157,9 +166,10 @@ export class DeterministicPlanner extends Planner {
 
     if (typeof choice === 'object') {
       const forced = pool.find((c) => c.id === choice.tool || stepTool(c) === choice.tool);
-      if (!forced) return { id, decision: 'NO_MATCH', steps: [], explanation: `toolChoice names "${choice.tool}", which is not among the candidate tools for this caller; it is not used` };
+      if (!forced)
+        return { id, decision: 'NO_MATCH', steps: [], confidence: 1, explanation: `toolChoice names "${choice.tool}", which is not among the candidate tools for this caller; it is not used` };
       const [matches] = await this.matcher.rank([text], [forced]);
-      const draft: Draft = { id: 's1', subGoal: text, position: 0, candidate: forced, reason: `toolChoice names ${forced.id}`, alternatives: matches };
+      const draft: Draft = { id: 's1', subGoal: text, position: 0, candidate: forced, reason: `toolChoice names ${forced.id}`, alternatives: matches, confidence: 1 };
       return this.finish(scope, id, task, [draft], notes);
     }
 
@@ -178,15 +188,23 @@ export class DeterministicPlanner extends Planner {
           candidate: best.match.candidate,
           reason: `toolChoice REQUIRED: the best fit for ${quote(subGoals[best.g].text)} (score ${best.match.score.toFixed(2)})`,
           alternatives: ranked[best.g],
+          confidence: matchConfidence(best.match, ranked[best.g], this.minScore, false),
         });
     }
-    if (subGoals.length === 0) return { id, decision: 'NO_MATCH', steps: [], explanation: ['nothing in the task asks for work a tool could do', ...notes].join('. ') };
+    if (subGoals.length === 0) return { id, decision: 'NO_MATCH', steps: [], confidence: 0.5, explanation: ['nothing in the task asks for work a tool could do', ...notes].join('. ') };
     if (drafts.length === 0) {
       const closest = ranked.flatMap((m) => m.slice(0, 1)).sort((a, b) => b.score - a.score)[0];
       const hint = closest
         ? `; the closest was ${closest.candidate.id} at ${closest.score.toFixed(2)}${closest.score < this.minScore ? ` (needs ${this.minScore})` : ', but the text never names it or what it works on'}`
         : '';
-      return { id, decision: 'NO_MATCH', steps: [], explanation: [`no candidate tool fits any part of the task${hint}`, ...notes].join('. ') };
+      const named = closest !== undefined && namesTheTool(text, closest.candidate, true);
+      return {
+        id,
+        decision: 'NO_MATCH',
+        steps: [],
+        confidence: noMatchConfidence(closest?.score, this.minScore, named),
+        explanation: [`no candidate tool fits any part of the task${hint}`, ...notes].join('. '),
+      };
     }
     this.addCompanions(scope.graph, drafts, pool, notes);
     const ordered = orderSteps(
@@ -210,7 +228,7 @@ export class DeterministicPlanner extends Planner {
       remembered?.drafts ??
       plan.steps.flatMap((step, i): Draft[] => {
         const candidate = pool.find((c) => c.id === toolKey(step.tool));
-        return candidate ? [{ id: step.id, subGoal: feedback.task.text, position: i, candidate, reason: step.reason, alternatives: [] }] : [];
+        return candidate ? [{ id: step.id, subGoal: feedback.task.text, position: i, candidate, reason: step.reason, alternatives: [], confidence: plan.confidence ?? 0.5 }] : [];
       });
     const broken = drafts.find((d) => d.id === failedStep.id);
     const subGoal = broken?.subGoal ?? feedback.task.text;
@@ -223,19 +241,28 @@ export class DeterministicPlanner extends Planner {
         id,
         decision: 'NO_MATCH',
         steps: [],
+        planner: this.kind,
+        confidence: 0.5,
         explanation: `step ${failedStep.id} (${failedStep.tool}) failed with ${feedback.error.code}: ${feedback.error.message}; no other candidate fits ${quote(subGoal)} (already tried: ${[...failed].sort().join(', ')})`,
       };
     }
     const repaired = drafts.map((d) =>
       d.id === failedStep.id
-        ? { ...d, candidate: next.candidate, reason: `replaces ${failedStep.tool} (failed: ${feedback.error.code}) for ${quote(subGoal)} (score ${next.score.toFixed(2)})`, alternatives }
+        ? {
+            ...d,
+            candidate: next.candidate,
+            reason: `replaces ${failedStep.tool} (failed: ${feedback.error.code}) for ${quote(subGoal)} (score ${next.score.toFixed(2)})`,
+            alternatives,
+            // The first choice failed: the second is less sure.
+            confidence: 0.8 * matchConfidence(next, alternatives, this.minScore, true),
+          }
         : d,
     );
     const completed = new Set(Object.keys(feedback.completed));
     const rebuilt = await this.finish(scope, id, feedback.task, repaired, [`replanned after ${failedStep.id} failed: ${feedback.error.message}`], failed);
     // Completed steps already ran: they stay exactly as they were.
     rebuilt.steps = rebuilt.steps.map((step) => (completed.has(step.id) ? (plan.steps.find((s) => s.id === step.id) ?? step) : step));
-    return rebuilt;
+    return { ...rebuilt, planner: this.kind };
   }
 
   /** Candidates sorted and de-duplicated by id (best rank kept): the planner's result never depends on their order. */
@@ -289,7 +316,8 @@ export class DeterministicPlanner extends Planner {
       // for a tool it names is a match. A minScore the operator set is a floor all the same.
       // In a task of several jobs, a close fit the retrieval funnel also ranks among the top ones for the task is evidence too.
       const funnelAgrees = subGoals.length > 1 && top && top.score >= this.minScore && top.candidate.rank <= subGoals.length;
-      if (!top || (this.options.minScore !== undefined && top.score < this.minScore) || !(funnelAgrees || namesTheTool(goal.text, top.candidate, top.score >= this.minScore))) {
+      const named = top !== undefined && namesTheTool(goal.text, top.candidate, top.score >= this.minScore);
+      if (!top || (this.options.minScore !== undefined && top.score < this.minScore) || !(funnelAgrees || named)) {
         idle.push(goal.text);
         continue;
       }
@@ -308,6 +336,7 @@ export class DeterministicPlanner extends Planner {
         candidate: best.candidate,
         reason: `best fit for ${quote(goal.text)} (score ${best.score.toFixed(2)}${evidence})`,
         alternatives: ranked[g],
+        confidence: matchConfidence(best, ranked[g], this.minScore, named),
       });
     }
     if (drafts.length > 0 && idle.length > 0) notes.push(`no tool needed for ${idle.map((t) => quote(t, 50)).join(', ')}`);
@@ -378,6 +407,7 @@ export class DeterministicPlanner extends Planner {
           candidate,
           reason: `runs of ${draft.candidate.id} had ${candidate.id} right ${side} it in ${Math.round(100 * pick.confidence)}% of cases (${pick.support} observed)`,
           alternatives: [],
+          confidence: Math.min(1, pick.evidence),
         });
         notes.push(`added ${candidate.id} ${side} ${draft.candidate.id} (tool graph)`);
       }
@@ -436,9 +466,29 @@ export class DeterministicPlanner extends Planner {
     const explanation = notes.length > 0 ? notes.join('. ') : undefined;
     if (missing.length > 0) {
       const fields = missing.map((m) => `${m.path.slice(1)}${m.description ? ` (${m.description})` : ''} for ${m.tool}`);
-      return { id, decision: 'CLARIFY', question: `Please tell me: ${fields.join('; ')}.`, steps, missing, explanation };
+      return {
+        id,
+        decision: 'CLARIFY',
+        question: `Please tell me: ${fields.join('; ')}.`,
+        steps,
+        missing,
+        explanation,
+        confidence: planConfidence(
+          drafts.map((d) => d.confidence),
+          'CLARIFY',
+        ),
+      };
     }
-    return { id, decision: 'USE_TOOLS', steps, explanation };
+    return {
+      id,
+      decision: 'USE_TOOLS',
+      steps,
+      explanation,
+      confidence: planConfidence(
+        drafts.map((d) => d.confidence),
+        'USE_TOOLS',
+      ),
+    };
   }
 
   private remember(id: string, memory: PlanMemory): void {

@@ -3,7 +3,7 @@ import { ErrorCode } from '@toolgate/sdk';
 import type { PlanningCandidate, Selection } from '../plan/plan.types';
 import { Planner } from '../planning/planner.port';
 import type { BfclGoldCall, BfclSample } from './bfcl.reader';
-import { type CallSampleRecord, evaluateCalls } from './calls.evaluator';
+import { type CallSampleRecord, evaluateCalls, tallyConfidence } from './calls.evaluator';
 
 /** Selections from a script keyed by the request: the evaluator's bookkeeping is under test, not a planner. */
 class ScriptedPlanner extends Planner {
@@ -105,5 +105,22 @@ describe('evaluateCalls', () => {
       code: ErrorCode.INVALID_ARGUMENTS,
       message: expect.stringMatching(/no answer for 4 sample/),
     });
+  });
+});
+
+describe('tallyConfidence', () => {
+  it('counts the share right per planner and per fifth of confidence, 1 in the top band', () => {
+    const tally = tallyConfidence([
+      { planner: 'deterministic', confidence: 0.95, correct: true },
+      { planner: 'deterministic', confidence: 1, correct: false },
+      { planner: 'deterministic', confidence: 0.5, correct: false },
+      { planner: 'llm', confidence: 0.9, correct: true },
+      { planner: 'llm', correct: true },
+    ]);
+    expect(tally.byPlanner).toEqual({ deterministic: { samples: 3, accuracy: 1 / 3 }, llm: { samples: 2, accuracy: 1 } });
+    expect(tally.calibration).toEqual([
+      { from: 0.4, to: 0.6, samples: 1, accuracy: 0 },
+      { from: 0.8, to: 1, samples: 3, accuracy: 2 / 3 },
+    ]);
   });
 });

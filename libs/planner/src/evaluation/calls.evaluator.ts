@@ -24,6 +24,9 @@ export interface CallSampleRecord {
   predicted: PredictedCall[];
   decision: string;
   why: string;
+  /** The planner's own confidence, and which planner answered (with `auto`: whether it escalated). */
+  confidence?: number;
+  planner?: string;
   /** Relevant samples: the checker's verdict; irrelevance samples: whether the planner abstained. */
   correct: boolean;
   verdict?: CallsVerdict;
@@ -48,6 +51,10 @@ export interface CallEvalResult {
   falseClarifyRate: number;
   noMatchRate: number;
   decisions: Record<string, number>;
+  /** Per planner that answered (with `auto`, the escalated samples are `llm`): samples and the share right (AST, or abstaining). */
+  byPlanner: Record<string, { samples: number; accuracy: number }>;
+  /** The share right per band of the planner's confidence: whether the confidence means what it says. */
+  calibration: ConfidenceBand[];
   /**
    * Why relevant samples failed: no call, the call count, a function missing, or the argument check by kind and
    * the parameter's BFCL type (the calls a CLARIFY proposed included, so what it lacked is counted).
@@ -57,6 +64,35 @@ export interface CallEvalResult {
 }
 
 const ABSTAIN = new Set(['NO_MATCH', 'ANSWER_DIRECTLY']);
+
+export interface ConfidenceBand {
+  /** `[from, to)`; the last band includes 1. */
+  from: number;
+  to: number;
+  samples: number;
+  accuracy: number;
+}
+
+/** Samples right per planner and per confidence band (fifths), from the per-sample outcomes. */
+export function tallyConfidence(outcomes: readonly { planner?: string; confidence?: number; correct: boolean }[]): Pick<CallEvalResult, 'byPlanner' | 'calibration'> {
+  const byPlanner: Record<string, { samples: number; accuracy: number }> = {};
+  const right: Record<string, number> = {};
+  const bands = [0, 0.2, 0.4, 0.6, 0.8].map((from) => ({ from, to: Math.round((from + 0.2) * 10) / 10, samples: 0, right: 0 }));
+  for (const { planner = 'unknown', confidence, correct } of outcomes) {
+    byPlanner[planner] ??= { samples: 0, accuracy: 0 };
+    byPlanner[planner].samples++;
+    right[planner] = (right[planner] ?? 0) + (correct ? 1 : 0);
+    if (confidence === undefined) continue;
+    const band = bands[Math.min(4, Math.floor(confidence * 5))];
+    band.samples++;
+    if (correct) band.right++;
+  }
+  for (const [planner, tally] of Object.entries(byPlanner)) tally.accuracy = right[planner] / tally.samples;
+  return {
+    byPlanner,
+    calibration: bands.filter((b) => b.samples > 0).map(({ from, to, samples, right: r }) => ({ from, to, samples, accuracy: r / samples })),
+  };
+}
 
 const emptyArgumentFailures = (): Record<ArgumentFailureKind, Record<string, number>> => ({
   missing_required: {},
@@ -90,6 +126,7 @@ export async function evaluateCalls(
   const decisions: Record<string, number> = {};
   const failures = { noCall: 0, wrongCount: 0, wrongFunction: 0, arguments: emptyArgumentFailures() };
   const latencies: number[] = [];
+  const judged: { planner?: string; confidence?: number; correct: boolean }[] = [];
   let relevant = 0;
   let selected = 0;
   let retrieverSelected = 0;
@@ -114,6 +151,8 @@ export async function evaluateCalls(
     // Selection is the function-calling surface (`selectTools`): calls with literal arguments, no bindings.
     const outcome = await planner.select({ text: sample.text, images: [], referenceTime: EVAL_REFERENCE_TIME, timeZone: 'UTC' }, candidates, EVAL_PRINCIPAL).then(
       (selection) => ({
+        confidence: selection.confidence,
+        planner: selection.planner,
         decision: selection.decision as string,
         calls: selection.calls.map((c): PredictedCall => ({ name: toolKey(c.tool), arguments: c.arguments })),
         why: decisionWhy(
@@ -123,7 +162,7 @@ export async function evaluateCalls(
       }),
       (error: unknown) => {
         if (!(error instanceof ToolgateError)) throw error;
-        return { decision: `FAILED:${error.code}`, calls: [] as PredictedCall[], why: error.message };
+        return { decision: `FAILED:${error.code}`, calls: [] as PredictedCall[], why: error.message, confidence: undefined, planner: planner.kind };
       },
     );
     latencies.push(performance.now() - started);
@@ -168,6 +207,7 @@ export async function evaluateCalls(
       if (correct) abstained++;
       if (outcome.decision !== 'USE_TOOLS') noCall++;
     }
+    judged.push({ planner: outcome.planner, confidence: outcome.confidence, correct });
     options.onSample?.({
       id: sample.id,
       text: sample.text,
@@ -175,6 +215,8 @@ export async function evaluateCalls(
       predicted: outcome.calls,
       decision: outcome.decision,
       why: outcome.why,
+      confidence: outcome.confidence,
+      planner: outcome.planner,
       correct,
       ...(verdict ? { verdict } : {}),
     });
@@ -195,6 +237,7 @@ export async function evaluateCalls(
     falseClarifyRate: share(clarified, relevant),
     noMatchRate: share(unmatched, relevant),
     decisions,
+    ...tallyConfidence(judged),
     failures,
     latencyMs: latencySummary(latencies),
   };

@@ -40,6 +40,9 @@ export interface PlanSampleRecord {
   predicted: PlanGraph;
   decision: string;
   why: string;
+  /** The planner's own confidence, and which planner answered (with `auto`: whether it escalated). */
+  confidence?: number;
+  planner?: string;
   nodeF1: number;
   /** Absent for a single-step gold plan (the protocol scores links on multi-step plans only). */
   linkF1?: number;
@@ -71,6 +74,8 @@ export interface PlanEvalResult extends PlanReport {
   floors: PlanFloor[];
   /** The same scores per sample `type` (TaskBench: single, chain, dag); "untyped" when the set has none. */
   byType: Record<string, PlanReport>;
+  /** The same scores per planner that answered: with `auto`, `llm` holds the escalated tasks. */
+  byPlanner: Record<string, PlanReport>;
 }
 
 export interface PlannerFactoryContext {
@@ -159,6 +164,7 @@ export async function evaluatePlanner(
   const scorer = new PlanScorer();
   const floorScorers = FLOOR_CHAIN_LENGTHS.map((k) => ({ k, scorer: new PlanScorer() }));
   const typeScorers = new Map<string, PlanScorer>();
+  const plannerScorers = new Map<string, PlanScorer>();
   const retrievalLatencies: number[] = [];
   const decisions: Record<string, number> = {};
   let candidateCount = 0;
@@ -186,6 +192,8 @@ export async function evaluatePlanner(
     const started = performance.now();
     const outcome = await planner.plan({ text: sample.request, images: [], referenceTime: EVAL_REFERENCE_TIME, timeZone: 'UTC' }, candidates, EVAL_PRINCIPAL).then(
       (plan) => ({
+        confidence: plan.confidence,
+        planner: plan.planner ?? planner.kind,
         graph: planGraph(plan),
         decision: plan.decision as string,
         why: decisionWhy(
@@ -196,7 +204,7 @@ export async function evaluatePlanner(
       (error: unknown) => {
         // A typed failure (a model that timed out or kept answering garbage) scores as an empty plan and is counted, not fatal.
         if (!(error instanceof ToolgateError)) throw error;
-        return { graph: { nodes: [], links: [] }, decision: `FAILED:${error.code}`, why: error.message };
+        return { graph: { nodes: [], links: [] }, decision: `FAILED:${error.code}`, why: error.message, confidence: undefined, planner: planner.kind };
       },
     );
     const latency = performance.now() - started;
@@ -205,6 +213,9 @@ export async function evaluatePlanner(
     const typeScorer = typeScorers.get(type) ?? new PlanScorer();
     typeScorers.set(type, typeScorer);
     typeScorer.add(outcome.graph, gold, latency);
+    const plannerScorer = plannerScorers.get(outcome.planner) ?? new PlanScorer();
+    plannerScorers.set(outcome.planner, plannerScorer);
+    plannerScorer.add(outcome.graph, gold, latency);
     decisions[outcome.decision] = (decisions[outcome.decision] ?? 0) + 1;
     options.onSample?.({
       id: sample.id,
@@ -214,6 +225,8 @@ export async function evaluatePlanner(
       predicted: outcome.graph,
       decision: outcome.decision,
       why: outcome.why,
+      confidence: outcome.confidence,
+      planner: outcome.planner,
       nodeF1: score.node,
       ...(score.link !== undefined ? { linkF1: score.link } : {}),
     });
@@ -235,5 +248,6 @@ export async function evaluatePlanner(
     floor: floors.reduce((best, f) => (f.nodeF1 + f.linkF1 > best.nodeF1 + best.linkF1 ? f : best)),
     floors,
     byType: Object.fromEntries([...typeScorers].sort(([a], [b]) => a.localeCompare(b)).map(([type, s]) => [type, s.report()])),
+    byPlanner: Object.fromEntries([...plannerScorers].sort(([a], [b]) => a.localeCompare(b)).map(([name, s]) => [name, s.report()])),
   };
 }

@@ -1,6 +1,6 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { PlanningCandidate } from '../plan/plan.types';
-import { toStrictSchema } from './strict-schema.converter';
+import { forModel, toStrictSchema } from './strict-schema.converter';
 
 /** Our own function for "I need a value from the user"; aliases always contain `__`, so it never collides. */
 export const CLARIFY_FUNCTION = 'ask_user';
@@ -35,7 +35,7 @@ export class CandidateTools {
       let alias = aliasOf(candidate.id);
       // Distinct ids can sanitise to one alias (e.g. `a.b/x` and `a_b/x`): number the later ones.
       for (let n = 2; this.byAlias.has(alias) || alias === CLARIFY_FUNCTION; n++) alias = `${aliasOf(candidate.id).slice(0, FUNCTION_NAME_LIMIT - 4)}_${n}`;
-      const strict = toStrictSchema(candidate.descriptor.inputSchema) !== null;
+      const strict = toStrictSchema(forModel(candidate.descriptor.inputSchema) as object) !== null;
       this.byAlias.set(alias, { alias, candidate, ref: `${candidate.id}@${candidate.version}`, strict });
     }
   }
@@ -60,19 +60,21 @@ export class CandidateTools {
 
   functionTools(): ChatCompletionFunctionTool[] {
     return this.all.map(({ alias, candidate, strict }) => {
-      const { title, description, inputSchema } = candidate.descriptor;
+      const parameters = forModel(candidate.descriptor.inputSchema) as object;
       return {
         type: 'function',
-        function: {
-          name: alias,
-          description: `${candidate.id}: ${title}. ${description}`,
-          parameters: (strict ? toStrictSchema(inputSchema) : inputSchema) as Record<string, unknown>,
-          strict,
-        },
+        function: { name: alias, description: describe(candidate), parameters: (strict ? toStrictSchema(parameters) : parameters) as Record<string, unknown>, strict },
       };
     });
   }
+
+  /** The candidates as a model reads them in a prompt: name, what it does, its parameters. */
+  catalog(): { name: string; description: string; parameters: unknown }[] {
+    return this.all.map(({ alias, candidate }) => ({ name: alias, description: describe(candidate), parameters: forModel(candidate.descriptor.inputSchema) }));
+  }
 }
+
+const describe = (candidate: PlanningCandidate): string => `${candidate.id}: ${candidate.descriptor.title}. ${candidate.descriptor.description}`;
 
 /** Lets the model ask for a value the task does not give, instead of guessing one. */
 export const clarifyFunctionTool: ChatCompletionFunctionTool = {

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { measureGenAi } from '@toolgate/retrieval';
 import { ErrorCode, type ErrorDetail, ToolgateError } from '@toolgate/sdk';
-import OpenAI from 'openai';
+import OpenAI, { APIConnectionError, APIError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Plan, PlanningCandidate, PlanningPrincipal, ReplanFeedback, Selection, TaskInput, TokenUsage, ToolCall } from '../plan/plan.types';
 import type { PlannerModuleOptions } from '../planner.config';
 import { Planner } from '../planning/planner.port';
 import { CandidateTools, CLARIFY_FUNCTION } from './candidate.tools';
+import { EndpointCapabilities, REPLY_FORMATS, type ReplyFormat, refusalOf } from './endpoint.capabilities';
 import { type EndpointLabel, toToolgateError } from './llm.errors';
-import { planRequest, repairMessage, replanContext, selectionRequest } from './llm.requests';
+import { PLAN_FUNCTION, planRequest, repairMessage, replanContext, selectionRequest } from './llm.requests';
 import { type Checked, type CheckedPlan, checkArguments, checkPlanReply, parseArgumentObject, resolveTool, unknownToolMessage } from './plan-reply.parser';
 import { promptTokens } from './prompt-tokens.counter';
 import { dropNullOptionals } from './strict-schema.converter';
@@ -32,6 +34,8 @@ export class LlmPlanner extends Planner {
   readonly kind = 'llm';
   private readonly client: OpenAI;
   private readonly endpoint: EndpointLabel;
+  private readonly capabilities: EndpointCapabilities;
+  private readonly logger = new Logger('LlmPlanner');
 
   constructor(private readonly options: LlmPlannerOptions) {
     super();
@@ -48,6 +52,7 @@ export class LlmPlanner extends Planner {
       maxRetries: options.maxRetries,
     });
     this.endpoint = { baseURL: options.baseURL ?? OPENAI_URL, model: options.model, timeoutMs: options.timeoutMs, maxRetries: options.maxRetries };
+    this.capabilities = new EndpointCapabilities(options.replyFormat === 'auto' ? undefined : options.replyFormat);
   }
 
   /** The principal is not sent: the candidates already are what it may discover. */
@@ -55,42 +60,63 @@ export class LlmPlanner extends Planner {
     assertTask(task);
     const tools = new CandidateTools(candidates);
     const early = earlyDecision(task, tools);
-    if (early) return { ...early, candidates, calls: [] };
+    if (early) return { ...early, candidates, calls: [], confidence: 1, planner: this.kind };
 
+    // An endpoint without tool calls still plans: the plan's independent steps are the calls.
+    if (this.capabilities.formats(['tools']).length === 0) return this.selectByPlan(task, tools, candidates);
     const request = selectionRequest(task, tools, this.options.model);
-    const settled = await this.converse<Omit<Selection, 'candidates'>>(
-      (repairs) => ({ ...request, messages: [...request.messages, ...repairs] }),
-      (reply) => {
-        const message = reply.choices[0]?.message;
-        const calls = (message?.tool_calls ?? []).filter((call) => call.type === 'function');
-        if (calls.length === 0) {
-          if (task.toolChoice === 'REQUIRED') return { ok: false, errors: [{ path: '/tool_calls', message: 'this task must use a tool: call one (or ask_user for a missing value)' }] };
-          return { ok: true, value: { decision: 'ANSWER_DIRECTLY', explanation: message?.content ?? message?.refusal ?? '', calls: [] } };
-        }
-        return checkToolCalls(calls, tools);
-      },
-      (reply, errors) => {
-        const message = reply.choices[0]?.message;
-        const calls = message?.tool_calls ?? [];
-        if (!message || calls.length === 0) return [{ role: 'user', content: repairMessage(errors) }];
-        // Every tool call must be answered by a tool message; each one carries its own errors.
-        return [
-          { role: 'assistant', content: message.content, tool_calls: calls },
-          ...calls.map((call, i) => {
-            const own = errors.filter((error) => error.path === `/tool_calls/${i}` || error.path.startsWith(`/tool_calls/${i}/`));
-            return { role: 'tool' as const, tool_call_id: call.id, content: own.length > 0 ? repairMessage(own) : 'Not run: other calls of this set were rejected. Send the whole set again.' };
-          }),
-        ];
-      },
+    try {
+      const settled = await this.converse<Omit<Selection, 'candidates'>>(
+        ['tools'],
+        (repairs) => ({ ...request, messages: [...request.messages, ...repairs] }),
+        (reply) => {
+          const message = reply.choices[0]?.message;
+          const calls = (message?.tool_calls ?? []).filter((call) => call.type === 'function');
+          if (calls.length === 0) {
+            if (task.toolChoice === 'REQUIRED') return { ok: false, errors: [{ path: '/tool_calls', message: 'this task must use a tool: call one (or ask_user for a missing value)' }] };
+            return { ok: true, value: { decision: 'ANSWER_DIRECTLY', explanation: message?.content ?? message?.refusal ?? '', calls: [] } };
+          }
+          return checkToolCalls(calls, tools);
+        },
+        (reply, errors) => {
+          const message = reply.choices[0]?.message;
+          const calls = message?.tool_calls ?? [];
+          if (!message || calls.length === 0) return [{ role: 'user', content: repairMessage(errors) }];
+          // Every tool call must be answered by a tool message; each one carries its own errors.
+          return [
+            { role: 'assistant', content: message.content, tool_calls: calls },
+            ...calls.map((call, i) => {
+              const own = errors.filter((error) => error.path === `/tool_calls/${i}` || error.path.startsWith(`/tool_calls/${i}/`));
+              return { role: 'tool' as const, tool_call_id: call.id, content: own.length > 0 ? repairMessage(own) : 'Not run: other calls of this set were rejected. Send the whole set again.' };
+            }),
+          ];
+        },
+      );
+      return { ...settled.value, candidates, usage: settled.usage, confidence: confidenceOf(settled.usage), planner: this.kind };
+    } catch (error) {
+      if (this.capabilities.formats(['tools']).length === 0 && this.capabilities.formats().length > 0) return this.selectByPlan(task, tools, candidates);
+      throw error;
+    }
+  }
+
+  /** Selection through a plan reply: its steps that need no other step are the calls. */
+  private async selectByPlan(task: TaskInput, tools: CandidateTools, candidates: PlanningCandidate[]): Promise<Selection> {
+    const plan = await this.planWith(
+      task,
+      tools,
+      [],
+      REPLY_FORMATS.filter((format) => format !== 'tools'),
     );
-    return { ...settled.value, candidates, usage: settled.usage };
+    const calls = plan.steps.filter((step) => step.dependsOn.length === 0).map(({ tool, arguments: args, reason }) => ({ tool, arguments: args, reason }));
+    const { decision, question, missing, explanation, usage, confidence, planner } = plan;
+    return { decision, ...(question ? { question } : {}), ...(missing ? { missing } : {}), ...(explanation ? { explanation } : {}), usage, confidence, planner, candidates, calls };
   }
 
   async plan(task: TaskInput, candidates: PlanningCandidate[], _principal?: PlanningPrincipal): Promise<Plan> {
     assertTask(task);
     const tools = new CandidateTools(candidates);
     const early = earlyDecision(task, tools);
-    if (early) return { id: randomUUID(), ...early, steps: [] };
+    if (early) return { id: randomUUID(), ...early, steps: [], confidence: 1, planner: this.kind };
     return this.planWith(task, tools, []);
   }
 
@@ -98,39 +124,43 @@ export class LlmPlanner extends Planner {
     assertTask(feedback.task);
     const tools = new CandidateTools(feedback.candidates);
     const early = earlyDecision(feedback.task, tools);
-    if (early) return { id: randomUUID(), ...early, steps: [] };
+    if (early) return { id: randomUUID(), ...early, steps: [], confidence: 1, planner: this.kind };
     return this.planWith(feedback.task, tools, replanContext(plan, feedback));
   }
 
-  private async planWith(task: TaskInput, tools: CandidateTools, context: ChatCompletionMessageParam[]): Promise<Plan> {
+  private async planWith(task: TaskInput, tools: CandidateTools, context: ChatCompletionMessageParam[], formats: readonly ReplyFormat[] = REPLY_FORMATS): Promise<Plan> {
     const settled = await this.converse<CheckedPlan>(
-      (repairs) => planRequest(task, tools, this.options.model, [...context, ...repairs]),
+      formats,
+      (repairs, format) => planRequest(task, tools, this.options.model, [...context, ...repairs], format),
       (reply) => {
         const message = reply.choices[0]?.message;
         if (message?.refusal) return { ok: true, value: { decision: 'NO_MATCH', explanation: `the model refused: ${message.refusal}`, steps: [] } };
         const cut = reply.choices[0]?.finish_reason === 'length' ? ' (the reply was cut off at the token limit)' : '';
         let parsed: unknown;
         try {
-          parsed = JSON.parse(message?.content ?? '');
+          parsed = JSON.parse(planText(reply));
         } catch (error) {
           return { ok: false, errors: [{ path: '', message: `the reply is not valid JSON${cut}: ${(error as Error).message}` }] };
         }
         return checkPlanReply(parsed, tools, task.toolChoice);
       },
+      // A plan sent as a function call is shown back as text: the repair asks for the whole plan again.
       (reply, errors) => [
-        { role: 'assistant', content: reply.choices[0]?.message?.content ?? '' },
+        { role: 'assistant', content: planText(reply) },
         { role: 'user', content: repairMessage(errors) },
       ],
     );
-    return { id: randomUUID(), ...settled.value, usage: settled.usage };
+    return { id: randomUUID(), ...settled.value, usage: settled.usage, confidence: confidenceOf(settled.usage), planner: this.kind };
   }
 
   /**
    * Sends a request, checks the reply, and while rounds are left shows the model its errors.
-   * `build` makes the request from the repair messages so far; `followUp` turns a rejected reply into more.
+   * `build` makes the request in a reply format from the repair messages so far; `followUp` turns a
+   * rejected reply into more. What the rounds cost is logged, and named in the error when all fail.
    */
   private async converse<T>(
-    build: (repairs: ChatCompletionMessageParam[]) => ChatCompletionCreateParamsNonStreaming,
+    formats: readonly ReplyFormat[],
+    build: (repairs: ChatCompletionMessageParam[], format: ReplyFormat) => ChatCompletionCreateParamsNonStreaming,
     check: (reply: ChatCompletion) => Checked<T>,
     followUp: (reply: ChatCompletion, errors: ErrorDetail[]) => ChatCompletionMessageParam[],
   ): Promise<Settled<T>> {
@@ -138,41 +168,117 @@ export class LlmPlanner extends Planner {
     const repairs: ChatCompletionMessageParam[] = [];
     let errors: ErrorDetail[] = [];
     for (let round = 0; round <= this.options.repairRounds; round++) {
-      const reply = await this.send(build(repairs));
+      const started = performance.now();
+      let reply: ChatCompletion;
+      let format: ReplyFormat;
+      try {
+        ({ reply, format } = await this.negotiate(formats, (chosen) => build(repairs, chosen)));
+      } catch (error) {
+        if (usage.requests > 0) this.logger.warn(`round ${round + 1} failed after ${spent(usage)}: ${(error as Error).message}`);
+        throw error;
+      }
       usage.requests += 1;
       usage.promptTokens += reply.usage?.prompt_tokens ?? 0;
       usage.completionTokens += reply.usage?.completion_tokens ?? 0;
       usage.totalTokens += reply.usage?.total_tokens ?? 0;
       const checked = check(reply);
+      const took = `${Math.round(performance.now() - started)} ms`;
+      const tokens = `${reply.usage?.prompt_tokens ?? '?'} prompt + ${reply.usage?.completion_tokens ?? '?'} completion tokens`;
+      const outcome = checked.ok ? 'accepted' : `rejected (${checked.errors.length} problem(s), first ${checked.errors[0]?.path || '/'}: ${checked.errors[0]?.message})`;
+      this.logger.log(`round ${round + 1} via ${format} on ${this.endpoint.baseURL} (${this.endpoint.model}): ${tokens}, ${took}, finish ${reply.choices[0]?.finish_reason ?? '?'}; ${outcome}`);
       if (checked.ok) return { value: checked.value, usage };
       errors = checked.errors;
       repairs.push(...followUp(reply, errors));
     }
     throw new ToolgateError(
       ErrorCode.INVALID_PLAN,
-      `the model's reply was still invalid after ${this.options.repairRounds} repair round(s) (TOOLGATE_LLM_REPAIR_ROUNDS); nothing of it is used`,
+      `the model's reply was still invalid after ${this.options.repairRounds} repair round(s) (TOOLGATE_LLM_REPAIR_ROUNDS), ${spent(usage)}; nothing of it is used`,
       errors,
     );
   }
 
-  /** Refuses a request whose prompt alone would exceed the token budget; the rest of the budget caps the reply. */
-  private async send(body: ChatCompletionCreateParamsNonStreaming): Promise<ChatCompletion> {
-    const prompt = promptTokens(body);
+  /**
+   * Sends the request in the first reply format the endpoint has not refused. A refusal (the
+   * server naming the format or a parameter it lacks) is remembered, and the next format tried at
+   * once; until a format has been answered once, its request goes without client retries, so a
+   * refusal is not retried as if it were an outage.
+   */
+  private async negotiate(formats: readonly ReplyFormat[], build: (format: ReplyFormat) => ChatCompletionCreateParamsNonStreaming): Promise<{ reply: ChatCompletion; format: ReplyFormat }> {
+    for (;;) {
+      const format = this.capabilities.formats(formats)[0];
+      if (!format) throw this.capabilities.noFormatLeft(this.endpoint.baseURL, formats);
+      const body = build(format);
+      const probe = this.capabilities.isProbe(format);
+      try {
+        const reply = await this.send(body, probe ? 0 : this.options.maxRetries);
+        this.capabilities.accept(format);
+        return { reply, format };
+      } catch (error) {
+        const refusal = refusalOf(error, format, this.capabilities.sends('max_tokens'));
+        if (refusal) {
+          this.logger.warn(`${this.endpoint.baseURL} refused ${refusal.kind === 'format' ? `reply format ${refusal.format}` : `parameter ${refusal.parameter}`}: ${refusal.message}`);
+          this.capabilities.refuse(refusal);
+          continue;
+        }
+        // Anything else in a probe takes the retries it was spared.
+        if (probe && this.options.maxRetries > 0 && isRetryable(error)) {
+          try {
+            const reply = await this.send(body, this.options.maxRetries - 1);
+            this.capabilities.accept(format);
+            return { reply, format };
+          } catch (again) {
+            throw toToolgateError(again, this.endpoint, false);
+          }
+        }
+        throw toToolgateError(error, this.endpoint, false);
+      }
+    }
+  }
+
+  /**
+   * Refuses a request whose prompt alone would exceed the token budget (counted as the endpoint
+   * counts, once it has reported usage); the rest of the budget, up to the reply cap, bounds the reply.
+   */
+  private async send(body: ChatCompletionCreateParamsNonStreaming, maxRetries: number): Promise<ChatCompletion> {
+    const estimate = promptTokens(body);
+    const prompt = this.capabilities.calibrated(estimate);
     if (prompt >= this.options.maxTokens) {
       throw new ToolgateError(ErrorCode.BUDGET_EXCEEDED, `the planning request needs about ${prompt} prompt tokens, over the budget of ${this.options.maxTokens} (TOOLGATE_LLM_MAX_TOKENS)`, [
         { path: 'TOOLGATE_LLM_MAX_TOKENS', message: `${prompt} prompt tokens >= ${this.options.maxTokens}` },
       ]);
     }
+    const cap = Math.min(this.options.maxReplyTokens, this.options.maxTokens - prompt);
+    // Both names: OpenAI's reasoning models take only max_completion_tokens, most other servers only max_tokens.
+    const limits = { max_completion_tokens: cap, ...(this.capabilities.sends('max_tokens') ? { max_tokens: cap } : {}) };
     // The budget covers the whole request, client retries and their waits included.
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     try {
-      return await measureGenAi({ operation: 'chat', model: body.model, purpose: 'plan' }, () =>
-        this.client.chat.completions.create({ ...body, max_completion_tokens: this.options.maxTokens - prompt }, { signal: deadline }),
-      );
+      const reply = await measureGenAi({ operation: 'chat', model: body.model, purpose: 'plan' }, () => this.client.chat.completions.create({ ...body, ...limits }, { signal: deadline, maxRetries }));
+      this.capabilities.observePromptTokens(estimate, reply.usage?.prompt_tokens);
+      return reply;
     } catch (error) {
-      throw toToolgateError(error, this.endpoint, deadline.aborted);
+      if (deadline.aborted) throw toToolgateError(error, this.endpoint, true);
+      throw error;
     }
   }
+}
+
+/** The text of a plan reply: the content, or the arguments of the plan function when it came as a call. */
+function planText(reply: ChatCompletion): string {
+  const message = reply.choices[0]?.message;
+  const call = (message?.tool_calls ?? []).find((c) => c.type === 'function' && c.function.name === PLAN_FUNCTION);
+  return call && call.type === 'function' ? call.function.arguments : (message?.content ?? '');
+}
+
+/** A model's reply that passed every check at once is surer than one that needed repairs. */
+const confidenceOf = (usage: TokenUsage) => Math.max(0.5, 0.9 - 0.2 * (usage.requests - 1));
+
+const spent = (usage: TokenUsage) => `${usage.requests} request(s), ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens spent`;
+
+/** What the client itself would retry: a dropped connection, 408/409/429 and 5xx. */
+function isRetryable(error: unknown): boolean {
+  if (error instanceof APIConnectionError) return true;
+  return error instanceof APIError && error.status !== undefined && (error.status === 408 || error.status === 409 || error.status === 429 || error.status >= 500);
 }
 
 function assertTask(task: TaskInput): void {

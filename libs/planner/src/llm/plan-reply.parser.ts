@@ -7,11 +7,13 @@ export const DECISIONS: readonly Decision[] = ['USE_TOOLS', 'ANSWER_DIRECTLY', '
 const STEP_ID = '^[A-Za-z0-9_-]{1,64}$';
 
 /**
- * The structured-output schema of a plan reply (strict mode: every object closed, every field
- * required, nullable where optional). Arguments travel as JSON text: strict mode has no free-form
- * objects, and each tool's own schema is checked after parsing.
+ * The schema of a plan reply (in strict mode's form: every object closed, every field required,
+ * nullable where optional). Arguments travel as JSON text where the schema is enforced (strict mode
+ * has no free-form objects) and as an object where it is only shown; each tool's own schema is
+ * checked after parsing either way.
  */
-export function planReplySchema(aliases: readonly string[]): Record<string, unknown> {
+export function planReplySchema(aliases: readonly string[], argumentsAs: 'text' | 'object' = 'text'): Record<string, unknown> {
+  const argumentsHelp = 'A value taken from an earlier step is {"$ref":"steps.<id>.output/<field>"}, and that step must be in dependsOn.';
   const nullableText = (description: string) => ({ type: ['string', 'null'], description });
   return {
     type: 'object',
@@ -36,10 +38,10 @@ export function planReplySchema(aliases: readonly string[]): Record<string, unkn
           properties: {
             id: { type: 'string', pattern: STEP_ID, description: 'Unique step id, e.g. s1.' },
             tool: aliases.length === 0 ? { type: 'string' } : { type: 'string', enum: aliases },
-            arguments: {
-              type: 'string',
-              description: 'The arguments as a JSON object. A value taken from an earlier step is {"$ref":"steps.<id>.output/<field>"}, and that step must be in dependsOn.',
-            },
+            arguments:
+              argumentsAs === 'text'
+                ? { type: 'string', description: `The arguments as a JSON object. ${argumentsHelp}` }
+                : { type: 'object', description: `The arguments, valid against the tool's parameters. ${argumentsHelp}` },
             dependsOn: { type: 'array', items: { type: 'string' } },
             reason: { type: 'string' },
           },

@@ -37,11 +37,24 @@ export function countTokens(text: string): number {
   return total + enc.encode(text.slice(start)).length;
 }
 
+/** What a chat template adds around each message (role markers, separators): about this many tokens. */
+const PER_MESSAGE = 4;
+
 /**
- * Tokens of everything the model reads in a request: the messages, the tool definitions and the
- * response schema, counted over their JSON text (the server's own template adds a few per message).
+ * Tokens of everything the model reads in a request: each message's text (not its JSON escaping),
+ * the tool definitions and the response schema. An estimate for other tokenizers: the planner
+ * scales it by what the endpoint reports (EndpointCapabilities).
  */
 export function promptTokens(body: ChatCompletionCreateParamsNonStreaming): number {
   const { messages, tools, response_format } = body;
-  return countTokens(JSON.stringify({ messages, tools, response_format }));
+  let total = 0;
+  for (const message of messages) {
+    const { content } = message;
+    const text = typeof content === 'string' ? content : (content ?? []).map((part) => ('text' in part ? part.text : JSON.stringify(part))).join('\n');
+    total += PER_MESSAGE + countTokens(text);
+    if ('tool_calls' in message && message.tool_calls) total += countTokens(JSON.stringify(message.tool_calls));
+  }
+  if (tools) total += countTokens(JSON.stringify(tools));
+  if (response_format && response_format.type === 'json_schema') total += countTokens(JSON.stringify(response_format.json_schema));
+  return total;
 }

@@ -106,3 +106,24 @@ export function dropNullOptionals(schema: object, value: unknown): unknown {
   }
   return out;
 }
+
+/** Size bounds above this are validation-only: no model counts to them, and a grammar built from them explodes. */
+const MODEL_SIZE_BOUND = 64;
+const SIZE_BOUNDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
+
+/**
+ * The schema as a model should see it: size bounds a model cannot use (`maxLength: 1000000`) are
+ * left out, since servers that constrain decoding turn them into grammars (llama.cpp's crashed on
+ * one). Replies are still validated against the original schema.
+ */
+export function forModel(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(forModel);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: SchemaNode = {};
+  for (const [keyword, value] of Object.entries(schema as SchemaNode)) {
+    if (SIZE_BOUNDS.has(keyword) && typeof value === 'number' && value > MODEL_SIZE_BOUND) continue;
+    // `properties`, `$defs` and the like map names to schemas; `enum`, `const`, `required` and `examples` hold data.
+    out[keyword] = keyword === 'enum' || keyword === 'const' || keyword === 'required' || keyword === 'examples' || keyword === 'default' ? value : forModel(value);
+  }
+  return out;
+}

@@ -47,6 +47,10 @@ export interface Plan {
   explanation?: string;
   /** Model tokens spent on this plan (LLM planner only), summed over its repair rounds. */
   usage?: TokenUsage;
+  /** How sure the planner is of this plan, 0..1: what `TOOLGATE_PLANNER=auto` escalates on. */
+  confidence?: number;
+  /** Which planner made it (`deterministic`, `llm`): with `auto`, whether the task was escalated. */
+  planner?: string;
 }
 
 /** An image that is part of a task: base64 data with its declared type. */
@@ -107,6 +111,9 @@ export interface Selection {
   explanation?: string;
   /** Model tokens spent on this selection (LLM planner only), summed over its repair rounds. */
   usage?: TokenUsage;
+  /** As on Plan. */
+  confidence?: number;
+  planner?: string;
   candidates: PlanningCandidate[];
   calls: ToolCall[];
 }

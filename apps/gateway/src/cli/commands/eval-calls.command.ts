@@ -20,10 +20,10 @@ export function registerEvalCallsCommand(evaluation: Command): void {
     .description("function selection and arguments on BFCL-style samples (a request and its own functions), scored with BFCL's AST-checker semantics")
     .requiredOption('--file <questions>', 'BFCL questions, JSON lines: {id, question, function}')
     .option('--answers <possible_answer>', 'the matching possible_answer file; without it every sample is an irrelevance sample (the right answer is no call)')
-    .option('--planner <name>', 'deterministic or llm', 'deterministic')
+    .option('--planner <name>', 'deterministic, auto (deterministic, the LLM when unsure; reports how many escalated) or llm', 'deterministic')
     .option('--embedder <name>', 'local (the in-process model) or none (lexical only)', 'local')
     .option('--limit <n>', 'score only the first n samples', positiveInt)
-    .option('--per-sample <file>', 'write one JSON line per sample: id, text, gold, predicted, decision, why, correct, verdict')
+    .option('--per-sample <file>', 'write one JSON line per sample: id, text, gold, predicted, decision, why, confidence, planner, correct, verdict')
     .option('--json', 'print one JSON object only')
     .action(evalCalls);
 }
@@ -72,6 +72,8 @@ function toCallsJsonReport(result: CallEvalResult, flags: EvalCallsFlags, embedd
       : {}),
     ...(irrelevant ? { abstain_accuracy: result.abstainAccuracy, irrelevant_no_call: result.irrelevantNoCall } : {}),
     decisions: result.decisions,
+    by_planner: result.byPlanner,
+    calibration: result.calibration,
     latency_ms: result.latencyMs,
     protocol:
       'BFCL AST checker: call count equal, calls matched in any order; required parameters present, none outside the schema; values equal to an acceptable one (strings lower-cased without spaces and ,./-_*^; an integer for a float); an optional parameter may be left out when "" is acceptable. Selection: the plan\'s functions equal the expected ones. Retriever selection: the funnel\'s top n, n = distinct expected functions. Abstain: NO_MATCH or ANSWER_DIRECTLY',
@@ -102,6 +104,14 @@ async function evalCalls(flags: EvalCallsFlags): Promise<void> {
   if (result.irrelevantSamples > 0) {
     printTable(['abstain (NO_MATCH / ANSWER_DIRECTLY)', 'no call (CLARIFY too)'], [[pct(result.abstainAccuracy), pct(result.irrelevantNoCall)]]);
   }
+  printTable(
+    ['answered by', 'samples', 'right'],
+    Object.entries(result.byPlanner).map(([name, r]) => [name === 'llm' && flags.planner === 'auto' ? 'llm (escalated)' : name, String(r.samples), pct(r.accuracy)]),
+  );
+  printTable(
+    ['confidence', 'samples', 'right'],
+    result.calibration.map((band) => [`${band.from.toFixed(1)}-${band.to.toFixed(1)}`, String(band.samples), pct(band.accuracy)]),
+  );
   process.stdout.write(
     `decisions: ${Object.entries(result.decisions)
       .sort(([, a], [, b]) => b - a)

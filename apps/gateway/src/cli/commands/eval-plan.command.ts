@@ -23,7 +23,7 @@ export function registerEvalPlanCommand(evaluation: Command): void {
     .description('node-F1, link-F1, accuracy and planning latency on a TaskBench-format folder (data.json, tool_desc.json, graph_desc.json, split_ids.json)')
     .requiredOption('--dataset <dir>', 'the TaskBench-format folder')
     .option('--split <name>', 'test (the test_ids of split_ids.json) or dev (a fixed fifth of the other samples, for tuning)', 'test')
-    .option('--planner <name>', 'deterministic or llm', 'deterministic')
+    .option('--planner <name>', 'deterministic, auto (deterministic, the LLM when unsure; reports how many escalated) or llm', 'deterministic')
     .option('--embedder <name>', 'local (the in-process model) or none (lexical only)', 'local')
     .option('--k <n>', 'retrieval top-k per sub-goal and for the whole task', positiveInt, 5)
     .option('--limit <n>', 'score only the first n tasks of the split', positiveInt)
@@ -61,6 +61,12 @@ function toPlanJsonReport(result: PlanEvalResult, flags: EvalPlanFlags, embedder
       Object.entries(result.byType).map(([type, report]) => [
         type,
         { samples: report.samples, multi_step_samples: report.multiStepSamples, node_f1: report.nodeF1, link_f1: report.linkF1, accuracy: report.accuracy },
+      ]),
+    ),
+    by_planner: Object.fromEntries(
+      Object.entries(result.byPlanner).map(([name, report]) => [
+        name,
+        { samples: report.samples, node_f1: report.nodeF1, link_f1: report.linkF1, accuracy: report.accuracy, latency_ms: report.latencyMs },
       ]),
     ),
   };
@@ -110,6 +116,19 @@ async function evalPlan(flags: EvalPlanFlags): Promise<void> {
     ['type', 'tasks', 'node-F1', 'link-F1', 'accuracy'],
     Object.entries(result.byType).map(([type, r]) => [type, String(r.samples), pct(r.nodeF1), r.multiStepSamples === 0 ? 'n/a' : pct(r.linkF1), pct(r.accuracy)]),
   );
+  if (flags.planner === 'auto') {
+    printTable(
+      ['answered by', 'tasks', 'node-F1', 'link-F1', 'accuracy', 'plan p50 ms'],
+      Object.entries(result.byPlanner).map(([name, r]) => [
+        name === 'llm' ? 'llm (escalated)' : name,
+        String(r.samples),
+        pct(r.nodeF1),
+        r.multiStepSamples === 0 ? 'n/a' : pct(r.linkF1),
+        pct(r.accuracy),
+        r.latencyMs.p50.toFixed(2),
+      ]),
+    );
+  }
   const mix = Object.entries(result.decisions)
     .sort(([, a], [, b]) => b - a)
     .map(([decision, n]) => `${decision} ${n}`)
