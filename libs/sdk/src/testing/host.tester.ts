@@ -12,6 +12,9 @@ import { pluginEntry } from '../sandbox/plugin-process.policy';
 import { checkAgainstSchema } from '../schema/json-schema.validator';
 import { errorOf, exampleIssues } from './tool.tester';
 
+/** How long a worker may take to start and load a tool, apart from the tool's own timeout. */
+const LOAD_TIMEOUT_MS = 30_000;
+
 export interface HostTesterOptions extends Partial<WorkerOptions> {
   /** Who calls: tools see it as `ctx.principal`. */
   principal?: ToolPrincipal;
@@ -100,7 +103,6 @@ export async function hostTester(packageDir: string, options: HostTesterOptions 
     const invalid = checkAgainstSchema(manifest.inputSchema, args, '/arguments');
     if (invalid.length > 0) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `the arguments do not match the input schema of ${id}`, invalid);
     const timeoutMs = callOptions.timeoutMs ?? manifest.limits.timeoutMs;
-    const signal = callOptions.signal ? AbortSignal.any([callOptions.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
     const callId = `host-test-${++calls}`;
     const sinks: CallSinks = {
       logger: {
@@ -111,9 +113,19 @@ export async function hostTester(packageDir: string, options: HostTesterOptions 
       },
       span: { setAttribute: () => undefined, addEvent: () => undefined },
     };
+    const worker = workerFor(manifest);
+    // A gateway's workers boot and load the tool before a call reaches them (spares): the tool's timeout covers its run, not the process start.
+    if (!worker.loaded.has(name)) {
+      const loading = callOptions.signal ? AbortSignal.any([callOptions.signal, AbortSignal.timeout(LOAD_TIMEOUT_MS)]) : AbortSignal.timeout(LOAD_TIMEOUT_MS);
+      await worker.call({ type: 'load', callId: `host-test-load-${++calls}`, tool: name, descriptorHash: descriptorHash(manifest), scopes: [] }, loading, sinks).catch((error: unknown) => {
+        if (ToolgateError.is(error, ErrorCode.TIMEOUT)) throw new ToolgateError(ErrorCode.TIMEOUT, `${id} did not load within ${LOAD_TIMEOUT_MS} ms`, [], { cause: error });
+        throw error;
+      });
+    }
+    const signal = callOptions.signal ? AbortSignal.any([callOptions.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
     let output: unknown;
     try {
-      output = await workerFor(manifest).call(
+      output = await worker.call(
         {
           type: 'run',
           callId,
