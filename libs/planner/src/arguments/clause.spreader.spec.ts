@@ -57,4 +57,40 @@ describe('one call per listed item', () => {
     expect(fill.each).toBeUndefined();
     expect(fill.missing.map((m) => m.path)).toContain('/region');
   });
+
+  it('never gives a new subject what another clause said of its own: a second person gets no weight it was not given', () => {
+    for (const text of [
+      'Work out the BMI of someone 6 feet tall weighing 80 kg, and also of someone else who is 5.5 feet tall',
+      'BMI for a man of 6 feet and 80 kg; another man is 5.5 feet tall',
+      'the BMI of a woman 5.5 feet tall, and of her brother who is 6 feet tall and weighs 80 kg',
+    ]) {
+      const fill = fillArguments(text, bmi, context);
+      expect(fill.each).toBeUndefined();
+      expect(fill.arguments.height).toBeUndefined();
+    }
+  });
+
+  it('shares what a clause of bare values leaves out, in either direction', () => {
+    const convert = schema(
+      {
+        amount: { type: 'number', description: 'Amount to convert.' },
+        from: { type: 'string', description: 'Currency code to convert from.' },
+        to: { type: 'string', description: 'Currency code to convert to.' },
+      },
+      ['amount', 'from', 'to'],
+    );
+    // Each call is its entry over the shared arguments.
+    const calls = (text: string, of: JsonSchema) => {
+      const fill = fillArguments(text, of, context);
+      return fill.each?.map((entry) => ({ ...fill.arguments, ...entry }));
+    };
+    expect(calls('convert 100 USD to EUR, and then to GBP', convert)).toEqual([
+      { amount: 100, from: 'USD', to: 'EUR' },
+      { amount: 100, from: 'USD', to: 'GBP' },
+    ]);
+    expect(calls('the forecast for Lisbon, and for Porto for 5 days', forecast)).toEqual([
+      { city: 'Lisbon', days: 5 },
+      { city: 'Porto', days: 5 },
+    ]);
+  });
 });

@@ -2,6 +2,7 @@ import { instructionAimedAtSystem } from '../deterministic/instruction.detector'
 import type { ArgumentFill, Span } from './argument-fill.types';
 import type { Filling } from './filling.state';
 import type { SchemaField } from './schema.fields';
+import { contentWords, overlaps } from './text-span.util';
 
 /** Where one request's clause ends and the next begins, strongest first. */
 // A full stop after a short lowercase word is an abbreviation ("3000 sq ft. in"), not a clause's end.
@@ -19,12 +20,26 @@ function cutBetween(text: string, from: number, to: number): { end: number; next
   return undefined;
 }
 
+/** Words that bring in a subject of its own ("someone else", "another man", "her brother who is…"): what other clauses say is about someone else. */
+const NEW_SUBJECT = /\b(?:another|other|others|else|second|different|who|whose)\b/i;
+/** Words that say a clause repeats another with a change ("the same but for 150", "a similar house"). */
+const SAME_AGAIN = /\b(?:same|similar|similarly|likewise|instead|again|too)\b/i;
+
+/** True when a clause says nothing but its values ("and GBP", "London for tomorrow"). */
+function elliptical(clause: Filling): boolean {
+  const taken = [...clause.valueSpans.values(), ...clause.used];
+  const rest = clause.words.filter((w) => !taken.some((span) => overlaps(span, w))).map((w) => w.word);
+  return contentWords(rest.join(' ')).length === 0;
+}
+
 /**
  * A field that got several values, each in its own clause ("for a person who is 6 feet tall and weighs
  * 80 kg, also for one who is 5.6 feet and weighs 60 kg"), asks for one call per clause: each clause is
- * filled on its own, what it does not say is carried from the clause before (then from the whole
- * text). Used only when every call then has all its required arguments and no clause is unsure;
- * otherwise the whole text's question stands.
+ * filled on its own, and what it does not say comes from the nearest other clause that shares with it.
+ * Clauses share unless one brings in a subject of its own ("and of someone else who is 5.5 feet tall"
+ * gets no weight from the first person), except when one of them is bare values ("and then to GBP") or
+ * says it repeats the other ("the same but for 150"). Used only when every call then has all its
+ * required arguments and no clause is unsure; otherwise the whole text's question stands.
  */
 export function spreadClauses(whole: Filling, fields: SchemaField[], fillClause: (clause: string) => Filling): ArgumentFill | undefined {
   const listed = whole.fill.ambiguous.filter((a) => whole.optionSpans.has(a.path));
@@ -34,27 +49,36 @@ export function spreadClauses(whole: Filling, fields: SchemaField[], fillClause:
   const spans: Span[] = [...(whole.optionSpans.get(driver.path) ?? [])].sort((a, b) => a.start - b.start);
   const text = whole.text;
   if (QUESTION.test(text.slice(spans[0].start, spans[spans.length - 1].end).replace(/"[^"]*"|'[^']*'/g, ''))) return undefined;
-  const clauses: string[] = [];
+  const ranges: { start: number; end: number }[] = [];
   let start = 0;
   for (let k = 1; k < spans.length; k++) {
     const cut = cutBetween(text, spans[k - 1].end, spans[k].start);
     if (!cut) return undefined;
-    clauses.push(text.slice(start, cut.end));
+    ranges.push({ start, end: cut.end });
     start = cut.next;
   }
-  clauses.push(text.slice(start));
+  ranges.push({ start, end: text.length });
+  const fills = ranges.map((range) => fillClause(text.slice(range.start, range.end)));
+  if (fills.some((f) => f.fill.ambiguous.length > 0)) return undefined;
+  const bare = fills.map(elliptical);
+  const clauseText = ranges.map((r) => text.slice(r.start, r.end));
+  const ownSubject = clauseText.map((t) => NEW_SUBJECT.test(t));
+  const repeats = clauseText.map((t) => SAME_AGAIN.test(t));
+  // What the whole text read outside the listed field, by the clause it was read in.
   const unsure = new Set(whole.fill.ambiguous.map((a) => a.path.slice(1)));
-  const base = Object.fromEntries(Object.entries(whole.fill.arguments).filter(([name]) => !unsure.has(name)));
-  const calls: Record<string, unknown>[] = [];
-  let previous: Record<string, unknown> = {};
-  for (const clause of clauses) {
-    const own = fillClause(clause).fill;
-    if (own.ambiguous.length > 0) return undefined;
-    const args = { ...base, ...previous, ...own.arguments };
-    if (fields.some((f) => f.required && !f.hasDefault && args[f.name] === undefined)) return undefined;
-    calls.push(args);
-    previous = args;
-  }
+  const clauseOf = (span: Span | undefined) => (span ? ranges.findIndex((r) => span.start >= r.start && span.start < r.end) : -1);
+  const wholeValues = Object.entries(whole.fill.arguments)
+    .filter(([name]) => !unsure.has(name))
+    .map(([name, value]) => ({ name, value, clause: clauseOf(whole.valueSpans.get(name)) }));
+  const calls = fills.map((own, k) => {
+    const shares = (j: number) => j === k || j < 0 || bare[k] || bare[j] || repeats[k] || (!ownSubject[k] && !ownSubject[j]);
+    const args: Record<string, unknown> = {};
+    const nearest = [...fills.keys()].filter((j) => j !== k).sort((a, b) => Math.abs(a - k) - Math.abs(b - k) || a - b);
+    for (const j of nearest) if (shares(j)) for (const [name, value] of Object.entries(fills[j].fill.arguments)) args[name] ??= value;
+    for (const { name, value, clause } of wholeValues) if (shares(clause)) args[name] ??= value;
+    return { ...args, ...own.fill.arguments };
+  });
+  if (calls.some((args) => fields.some((f) => f.required && !f.hasDefault && args[f.name] === undefined))) return undefined;
   if (new Set(calls.map((c) => JSON.stringify(c))).size < calls.length) return undefined;
   const common = Object.fromEntries(Object.entries(calls[0]).filter(([name, value]) => calls.every((c) => JSON.stringify(c[name]) === JSON.stringify(value))));
   return { arguments: common, each: calls, missing: [], ambiguous: [], evidence: whole.fill.evidence };

@@ -91,9 +91,13 @@ export class Filling {
     return undefined;
   }
 
+  /** Where each value was read, by field name. */
+  readonly valueSpans = new Map<string, Span>();
+
   set(field: SchemaField, candidate: Candidate): void {
     this.fill.arguments[field.name] = candidate.value;
     this.fill.evidence[field.name] = candidate.span.text;
+    this.valueSpans.set(field.name, candidate.span);
     this.used.push(candidate.span, ...(candidate.claims ?? []));
   }
 
