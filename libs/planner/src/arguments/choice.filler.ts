@@ -1,9 +1,9 @@
 // Fields that pick among fixed values: an enum, a list of enum values, a flag.
 import type { JsonSchema } from '@toolgate/sdk';
 import { matchEnum } from './enum.matcher';
-import { type Filling, wordMatches } from './filling.state';
+import type { Filling } from './filling.state';
 import type { SchemaField } from './schema.fields';
-import { overlaps, stem } from './text-span.util';
+import { overlaps, stem, wordMatches } from './text-span.util';
 
 const NEGATIONS = new Set(['no', 'not', 'without', "don't", 'dont', 'never', 'exclude', 'excluding', 'skip', 'omit', "doesn't", "isn't"]);
 

@@ -7,7 +7,7 @@ import { extractPaths } from './path.extractor';
 import { extractQuoted } from './quoted.extractor';
 import type { Role, SchemaField } from './schema.fields';
 import { extractJson } from './structured.extractor';
-import { overlaps, stem, type Word, wordsBefore, wordsOf } from './text-span.util';
+import { overlaps, stem, type Word, wordMatches, wordsBefore, wordsOf } from './text-span.util';
 import { extractTimeZones, type ZoneMention } from './time-zone.extractor';
 import { extractUrls } from './url.extractor';
 
@@ -25,7 +25,6 @@ const TARGET_CUES = new Set(['to', 'into', 'in', 'until', 'till', 'as', 'through
 const STRONG_CUES = new Set(['from', 'since', 'until', 'till', 'into', 'between']);
 
 export const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-export const wordMatches = (a: string, b: string) => a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5));
 /** Words that point at a count-limiting field without naming it ("the first 20 rows", "top 5"). */
 const POINTERS: Record<string, string[]> = { first: ['limit', 'max', 'most'], top: ['limit', 'max', 'most', 'k'] };
 

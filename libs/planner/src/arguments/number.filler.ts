@@ -1,8 +1,8 @@
 // Numbers, currencies and units: the amounts a task writes and what they are measured in.
-import { countedNameWords, type Filling, fieldScore, shareListScores, wordMatches } from './filling.state';
+import { countedNameWords, type Filling, fieldScore, shareListScores } from './filling.state';
 import { extractCurrencies, extractUnits, type NumberMention } from './number.extractor';
 import type { SchemaField } from './schema.fields';
-import { stem } from './text-span.util';
+import { stem, wordMatches } from './text-span.util';
 
 const TIME_UNIT_MS: Record<string, number> = {
   ms: 1,

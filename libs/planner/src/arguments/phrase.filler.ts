@@ -2,10 +2,10 @@
 // and description point to: a name after the right preposition, the word the field's own noun
 // qualifies ("theft crimes", "the note C4"), or one of the examples the description gives.
 import type { Span } from './argument-fill.types';
-import { type Filling, fieldScore, shareListScores, wordMatches } from './filling.state';
+import { type Filling, fieldScore, shareListScores } from './filling.state';
 import { extractProperPhrases, isCommonWord, type Phrase, phraseOf, type Token, tokensOf } from './phrase.extractor';
 import type { SchemaField } from './schema.fields';
-import { overlaps, stem } from './text-span.util';
+import { overlaps, stem, wordMatches } from './text-span.util';
 
 type Entity = 'place' | 'person' | 'group' | 'work';
 

@@ -6,6 +6,17 @@ export function overlaps(a: { start: number; end: number }, b: { start: number; 
   return a.start < b.end && b.start < a.end;
 }
 
+/** Two words that are one word for matching: equal, or sharing their first five letters ("temperature"/"temperatures", "convert"/"conversion"). */
+export const wordMatches = (a: string, b: string) => a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5));
+
+/** Looser, for naming a tool: also one a prefix of the other ("calc"/"calculator", "area"/"areas"). */
+export const wordsRelated = (a: string, b: string) => wordMatches(a, b) || (a.length >= 4 && b.length >= 4 && (a.startsWith(b) || b.startsWith(a)));
+
+/** Where a sentence's coordinated parts meet: ", and", ", as well as", a comma, "and", "as well as". */
+export function coordinationJoints(text: string): { index: number; length: number }[] {
+  return [...text.matchAll(/\s*(?:,\s*(?:and\s+|as well as\s+)?|\s+and\s+|\s+as well as\s+)/gi)].map((m) => ({ index: m.index ?? 0, length: m[0].length }));
+}
+
 /** A crude English stem, enough to match "terms"/"term", "words"/"word", "recursively"/"recursive". */
 export function stem(word: string): string {
   const w = word.toLowerCase();

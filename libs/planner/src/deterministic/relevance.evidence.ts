@@ -1,4 +1,5 @@
 import { tokenize } from '@toolgate/retrieval';
+import { coordinationJoints, wordsRelated as similar } from '../arguments/text-span.util';
 import type { PlanningCandidate } from '../plan/plan.types';
 
 /** Words that say how a tool works or that it is one, not what it works on. */
@@ -11,7 +12,6 @@ const GENERIC = new Set(
 /** Share of the description's first sentence the text must name when the tool's name shares nothing with it. */
 const DESCRIPTION_COVERAGE = 0.25;
 
-const similar = (a: string, b: string) => a === b || (a.length >= 4 && b.length >= 4 && (a.startsWith(b) || b.startsWith(a))) || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5));
 const significant = (words: string[]) => [...new Set(words.filter((w) => w.length > 2 && !GENERIC.has(w) && !/^\d+$/.test(w)))];
 
 /** Nouns that say how much or which, not what: "the humidity level" asks for humidity. */
@@ -21,7 +21,7 @@ const ASKED_FOR =
   /^\s*(?:(?:can|could|would) you\s+|please\s+|i (?:want|need|would like) to\s+|help me\s+)?(?:what(?:'s| is| are| was| were| will be| would be)|calculate|compute|find(?: out)?|determine|get|give me|tell me|show me|estimate|predict|identify|retrieve|fetch|provide)\s+(?:me\s+)?(?:the\s+|a\s+|an\s+)?((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?=\s+(?:of|for|in|on|at|to|from|with|between|given|if|that|when|by|under|after|before|within|using|based|will|would|can|does|do|is|are)\b|\s*[?.,]|\s*$)/i;
 
 /** The words of a tool's name that say what it is about; a name made only of such words as "evaluate" is named by them. */
-function nameWords(name: string): string[] {
+function aboutWords(name: string): string[] {
   const words = tokenize(name);
   const about = significant(words);
   return about.length > 0 ? about : words.filter((w) => w.length > 2);
@@ -52,7 +52,7 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
     const toolWords = tokenize(`${candidate.id} ${d.title ?? ''} ${d.description ?? ''} ${Object.keys((d.inputSchema?.properties ?? {}) as object).join(' ')}`);
     if (!asked.some((w) => toolWords.some((t) => similar(t, w)))) return false;
   }
-  const name = nameWords(`${local} ${candidate.descriptor.title ?? ''}`);
+  const name = aboutWords(`${local} ${candidate.descriptor.title ?? ''}`);
   // A tool whose own name is one word ("calculator/evaluate") is named by that word, however common.
   if (name.some(hit) || (tokenize(local).length === 1 && hit(tokenize(local)[0]))) return true;
   const about = significant(tokenize((candidate.descriptor.description ?? '').split(/\.\s/)[0]));
@@ -63,17 +63,16 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
 export function namesByName(text: string, candidate: PlanningCandidate): boolean {
   const words = tokenize(text);
   const local = candidate.id.split(/[/.]/).pop() ?? candidate.id;
-  return nameWords(local).some((w) => words.some((t) => similar(t, w)));
+  return aboutWords(local).some((w) => words.some((t) => similar(t, w)));
 }
 
 /** The parts of a sentence joined by ", and", "and", "as well as" or a comma, with where each is. */
 export function coordinatedParts(text: string): { text: string; start: number; end: number }[] {
   const parts: { text: string; start: number; end: number }[] = [];
-  const joint = /\s*(?:,\s*(?:and\s+|as well as\s+)?|\s+and\s+|\s+as well as\s+)/gi;
   let start = 0;
-  for (let m = joint.exec(text); m !== null; m = joint.exec(text)) {
-    parts.push({ text: text.slice(start, m.index), start, end: m.index });
-    start = m.index + m[0].length;
+  for (const joint of coordinationJoints(text)) {
+    parts.push({ text: text.slice(start, joint.index), start, end: joint.index });
+    start = joint.index + joint.length;
   }
   parts.push({ text: text.slice(start), start, end: text.length });
   return parts.filter((p) => p.text.trim() !== '');

@@ -1,3 +1,4 @@
+import { coordinationJoints } from '../arguments/text-span.util';
 import { instructionAimedAtSystem } from './instruction.detector';
 
 /** One piece of a task that may need its own tool call. */
@@ -77,12 +78,11 @@ const startsWithAction = (text: string): boolean => {
 /** Splits at "and" / "," only where the next words open a new action. */
 function splitCoordinated(clause: string): string[] {
   const parts: string[] = [];
-  const joint = /\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+as well as\s+)/gi;
   let start = 0;
-  for (let match = joint.exec(clause); match !== null; match = joint.exec(clause)) {
-    if (!startsWithAction(clause.slice(match.index + match[0].length))) continue;
-    parts.push(clause.slice(start, match.index));
-    start = match.index + match[0].length;
+  for (const joint of coordinationJoints(clause)) {
+    if (joint.index < start || !startsWithAction(clause.slice(joint.index + joint.length))) continue;
+    parts.push(clause.slice(start, joint.index));
+    start = joint.index + joint.length;
   }
   parts.push(clause.slice(start));
   return parts;
