@@ -127,7 +127,7 @@ async function main() {
   const result = {
     benchmark: 'planner-prompt-tokens',
     date: new Date().toISOString(),
-    tokenizer: 'o200k_base (js-tiktoken), over the JSON of messages + tools + response_format',
+    tokenizer: 'o200k_base (js-tiktoken), over the text of the messages + the JSON of tools and response schema (promptTokens)',
     model_field: MODEL,
     top_k_from: 'the retrieval funnel, embedded driver, BM25 only',
     catalogs: {

@@ -256,7 +256,7 @@ describe('LlmPlanner', () => {
       expect(JSON.stringify(body.response_format?.json_schema.schema)).toContain('"enum":["weather__current","units__convert","mail__send"]');
       // The candidates travel in the messages, which every server shows the model.
       expect(body.tools).toBeUndefined();
-      expect(body.messages[0].content).toContain('"name": "units__convert"');
+      expect(body.messages[0].content).toContain('"name":"units__convert"');
       expect(body.messages[0].content).toContain('Converts a value between units of measurement');
     });
 

@@ -67,18 +67,29 @@ const UNIT_SPELLINGS: readonly UnitEntry[] = Object.entries(UNITS)
   .flatMap(([quantity, list]) => list.split(' ').map((word) => ({ text: word.replaceAll('_', ' '), quantity })))
   .sort((a, b) => b.text.length - a.text.length);
 
+const SPELLINGS = new Set(UNIT_SPELLINGS.map((entry) => entry.text));
+const LONGEST_SPELLING = Math.max(...UNIT_SPELLINGS.map((entry) => entry.text.length));
+/** The spellings by their first letter, lowercased (longest first still): a position is checked against its own letter's only. */
+const BY_FIRST = new Map<string, UnitEntry[]>();
+for (const entry of UNIT_SPELLINGS) {
+  const first = entry.text.charAt(0).toLowerCase();
+  BY_FIRST.set(first, [...(BY_FIRST.get(first) ?? []), entry]);
+}
+
 /** "KM", "MPH", "LBS": a lowercase spelling written in capitals, where capitals carry no meaning of their own (not data sizes: "Mb" is not "MB"). */
 function shouted(rest: string, entry: UnitEntry): boolean {
   if (entry.quantity === 'data' || entry.text.length < 2 || entry.text !== entry.text.toLowerCase()) return false;
   const written = rest.slice(0, entry.text.length);
-  return written === entry.text.toUpperCase() && !UNIT_SPELLINGS.some((other) => other.text === written);
+  return written === entry.text.toUpperCase() && !SPELLINGS.has(written);
 }
 
 /** The unit written at `position` (case kept when it matters: "Mb" is not "MB"), or undefined. */
 export function unitAt(text: string, position: number): UnitEntry | undefined {
-  const rest = text.slice(position);
-  for (const entry of UNIT_SPELLINGS) {
-    if (!rest.startsWith(entry.text) && !(entry.text.length > 3 && rest.toLowerCase().startsWith(entry.text.toLowerCase())) && !shouted(rest, entry)) continue;
+  // Called at every word of a task: only as much of the text as the longest spelling and what must follow it.
+  const rest = text.slice(position, position + LONGEST_SPELLING + 2);
+  const lower = rest.toLowerCase();
+  for (const entry of BY_FIRST.get(lower.charAt(0)) ?? []) {
+    if (!rest.startsWith(entry.text) && !(entry.text.length > 3 && lower.startsWith(entry.text.toLowerCase())) && !shouted(rest, entry)) continue;
     const next = rest.charAt(entry.text.length);
     if (/[A-Za-z0-9_]/.test(next) || (next === '/' && /^[A-Za-z]/.test(rest.charAt(entry.text.length + 1)))) continue;
     return { text: rest.slice(0, entry.text.length), quantity: entry.quantity };
