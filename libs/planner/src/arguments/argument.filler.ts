@@ -5,7 +5,7 @@ import { fillBoolean, fillEnums } from './choice.filler';
 import { spreadClauses } from './clause.spreader';
 import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler';
 import { Filling, joinedAsList } from './filling.state';
-import { fillNumberMap, fillOperations, fillSortKeys, fillStringList } from './list.filler';
+import { fillNumberList, fillNumberMap, fillOperations, fillSortKeys, fillStringList } from './list.filler';
 import { fillCurrencies, fillNumbers, fillUnits } from './number.filler';
 import { fillPhrases } from './phrase.filler';
 import { refusedArguments } from './schema.check';
@@ -52,6 +52,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillUnits(state, open('unit'));
   for (const field of open('expression')) fillExpression(state, field);
   for (const field of open('number-map')) fillNumberMap(state, field);
+  fillNumberList(state, open('number-list'));
   fillNumbers(state, open('number'), fields);
   for (const field of [...open('enum'), ...open('enum-list')]) fillEnums(state, field);
   for (const field of open('boolean')) fillBoolean(state, field);

@@ -1,7 +1,7 @@
 // Array and object fields: column lists, operations with operands, sort keys, name = value maps.
 import type { JsonSchema } from '@toolgate/sdk';
 import { matchEnum } from './enum.matcher';
-import { type Filling, same } from './filling.state';
+import { type Filling, fieldScore, same } from './filling.state';
 import { operationItem, type SchemaField, sortItem } from './schema.fields';
 import { extractAssignments } from './structured.extractor';
 import { extractCsvBlock, extractSortKey } from './table-text.extractor';
@@ -26,6 +26,70 @@ export function fillStringList(state: Filling, field: SchemaField): void {
   let end = start;
   for (const item of items) end = state.text.indexOf(item, end) + item.length;
   state.set(field, { value: items, span: { start, end, text: state.text.slice(start, end) } });
+}
+
+/** Numbers written one after another as a list: "85, 90, 88 and 92", "[12, 15, 18]". */
+const NUMBER_JOINT = /^\s*(?:,\s*and|,|and|&)\s*$/i;
+
+/**
+ * A list of numbers for a field whose items are numbers: an inline JSON array of numbers, or three or
+ * more numbers written as a list (two only inside brackets: "[1, 3]"). Several fields take the lists
+ * by what their words point at, else in written order; one field with two lists is a question.
+ */
+export function fillNumberList(state: Filling, fields: SchemaField[]): void {
+  if (fields.length === 0) return;
+  const free = (span: { start: number; end: number }) => state.isFree({ ...span, text: '' });
+  const lists: { values: number[]; span: { start: number; end: number; text: string } }[] = [];
+  for (const json of state.json) {
+    if (Array.isArray(json.value) && json.value.length > 0 && json.value.every((v) => typeof v === 'number') && free(json)) lists.push({ values: json.value as number[], span: json });
+  }
+  const numbers = state.numbers.filter((n) => !n.unit && !n.currency && free(n.digits) && !lists.some((l) => l.span.start <= n.start && n.end <= l.span.end));
+  for (let i = 0; i < numbers.length; ) {
+    let j = i;
+    while (j + 1 < numbers.length && NUMBER_JOINT.test(state.text.slice(numbers[j].end, numbers[j + 1].start))) j++;
+    const run = numbers.slice(i, j + 1);
+    const before = state.text.slice(0, run[0].start).trimEnd();
+    const bracketed = /[[(]$/.test(before) && /^\s*[\])]/.test(state.text.slice(run[run.length - 1].end));
+    if (run.length >= 3 || (run.length === 2 && bracketed)) {
+      const span = { start: run[0].start, end: run[run.length - 1].end, text: state.text.slice(run[0].start, run[run.length - 1].end) };
+      lists.push({ values: run.map((n) => n.value), span });
+    }
+    i = j + 1;
+  }
+  const fits = (field: SchemaField, values: number[]) => {
+    const items = (field.schema.items ?? {}) as JsonSchema;
+    return !(items.type === 'integer' && values.some((v) => !Number.isInteger(v)));
+  };
+  lists.sort((a, b) => a.span.start - b.span.start);
+  if (fields.length === 1) {
+    const options = lists.filter((l) => fits(fields[0], l.values));
+    if (options.length === 1) state.set(fields[0], { value: options[0].values, span: options[0].span });
+    else if (options.length > 1)
+      state.ambiguous(
+        fields[0],
+        options.map((o) => o.values),
+        options.map((o) => o.span),
+      );
+    return;
+  }
+  // Each field its best-pointed list; what is left goes in written order.
+  const taken = new Set<number>();
+  const open = [...fields];
+  for (const field of fields) {
+    const scored = lists
+      .map((l, k) => ({ k, score: fits(field, l.values) ? fieldScore(state, field, l.span) : -1 }))
+      .filter((x) => x.score > 0 && !taken.has(x.k))
+      .sort((a, b) => b.score - a.score);
+    if (scored.length === 0 || (scored.length > 1 && scored[0].score === scored[1].score)) continue;
+    taken.add(scored[0].k);
+    open.splice(open.indexOf(field), 1);
+    state.set(field, { value: lists[scored[0].k].values, span: lists[scored[0].k].span });
+  }
+  const rest = lists.filter((_, k) => !taken.has(k));
+  if (rest.length !== open.length) return;
+  open.forEach((field, k) => {
+    if (fits(field, rest[k].values)) state.set(field, { value: rest[k].values, span: rest[k].span });
+  });
 }
 
 const NOT_OPERANDS = new Set(['of', 'the', 'all', 'a', 'an', 'and', 'by', 'per', 'for', 'rows', 'row', 'records', 'entries', 'items', 'it', 'them', 'then', 'values']);

@@ -7,6 +7,7 @@ export type FieldKind =
   | 'enum'
   | 'enum-list'
   | 'string-list'
+  | 'number-list'
   | 'operation-list'
   | 'sort-list'
   | 'number-map'
@@ -74,6 +75,7 @@ function kindOf(name: string, schema: JsonSchema): FieldKind {
     const items = (schema.items ?? {}) as JsonSchema;
     if (Array.isArray(items.enum)) return 'enum-list';
     if (typesOf(items).includes('string')) return 'string-list';
+    if (typesOf(items).length > 0 && typesOf(items).every((t) => t === 'number' || t === 'integer')) return 'number-list';
     if (operationItem(items)) return 'operation-list';
     return sortItem(items) ? 'sort-list' : 'other';
   }
