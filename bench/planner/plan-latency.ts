@@ -75,8 +75,7 @@ async function main(): Promise<void> {
   }
   await firstSide.index.close();
   await knownSide.index.close();
-  const retriever = firstSide;
-  const result = { bench: 'deterministic planner latency (select) on BFCL requests, local embedder', date: new Date().toISOString(), node: process.version, embedder: retriever.model, sets };
+  const result = { bench: 'deterministic planner latency (select) on BFCL requests, local embedder', date: new Date().toISOString(), node: process.version, embedder: firstSide.model, sets };
   const json = JSON.stringify(result, null, 2);
   process.stdout.write(`${json}\n`);
   if (!values['no-write']) writeFileSync(join(RESULTS, `${result.date.slice(0, 10)}-plan-latency.json`), `${json}\n`);

@@ -6,7 +6,7 @@ import { ToolGraph, toolKey } from '../graph/tool.graph';
 import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanStep, ReplanFeedback, Selection, TaskInput, ToolCall } from '../plan/plan.types';
 import { Planner } from '../planning/planner.port';
 import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
-import { matchConfidence, noMatchConfidence, planConfidence } from './plan.confidence';
+import { CERTAIN, matchConfidence, noMatchConfidence, planConfidence, replacementConfidence, UNABLE, UNDECIDED } from './plan.confidence';
 import { coordinatedParts, namesByName, namesTheTool } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
@@ -153,9 +153,9 @@ export class DeterministicPlanner extends Planner {
     const id = planId({ text, toolChoice: task.toolChoice ?? 'AUTO', referenceTime: task.referenceTime, timeZone: task.timeZone, candidates: pool.map(stepTool) });
     const choice = task.toolChoice ?? 'AUTO';
 
-    // A model could answer without a tool: the deterministic planner cannot, so it is unsure.
-    if (choice === 'NONE') return { id, decision: 'NO_MATCH', steps: [], confidence: 0, explanation: 'toolChoice is NONE and the deterministic planner cannot answer without a tool' };
-    if (pool.length === 0) return { id, decision: 'NO_MATCH', steps: [], confidence: 1, explanation: 'no candidate tools were given for this task' };
+    // A model could answer without a tool: the deterministic planner cannot.
+    if (choice === 'NONE') return { id, decision: 'NO_MATCH', steps: [], confidence: UNABLE, explanation: 'toolChoice is NONE and the deterministic planner cannot answer without a tool' };
+    if (pool.length === 0) return { id, decision: 'NO_MATCH', steps: [], confidence: CERTAIN, explanation: 'no candidate tools were given for this task' };
 
     const split = splitSubGoals(text, this.options.split ?? DEFAULT_SPLIT);
     const { ignored, truncated } = split;
@@ -167,9 +167,9 @@ export class DeterministicPlanner extends Planner {
     if (typeof choice === 'object') {
       const forced = pool.find((c) => c.id === choice.tool || stepTool(c) === choice.tool);
       if (!forced)
-        return { id, decision: 'NO_MATCH', steps: [], confidence: 1, explanation: `toolChoice names "${choice.tool}", which is not among the candidate tools for this caller; it is not used` };
+        return { id, decision: 'NO_MATCH', steps: [], confidence: CERTAIN, explanation: `toolChoice names "${choice.tool}", which is not among the candidate tools for this caller; it is not used` };
       const [matches] = await this.matcher.rank([text], [forced]);
-      const draft: Draft = { id: 's1', subGoal: text, position: 0, candidate: forced, reason: `toolChoice names ${forced.id}`, alternatives: matches, confidence: 1 };
+      const draft: Draft = { id: 's1', subGoal: text, position: 0, candidate: forced, reason: `toolChoice names ${forced.id}`, alternatives: matches, confidence: CERTAIN };
       return this.finish(scope, id, task, [draft], notes);
     }
 
@@ -191,7 +191,7 @@ export class DeterministicPlanner extends Planner {
           confidence: matchConfidence(best.match, ranked[best.g], this.minScore, false),
         });
     }
-    if (subGoals.length === 0) return { id, decision: 'NO_MATCH', steps: [], confidence: 0.5, explanation: ['nothing in the task asks for work a tool could do', ...notes].join('. ') };
+    if (subGoals.length === 0) return { id, decision: 'NO_MATCH', steps: [], confidence: UNDECIDED, explanation: ['nothing in the task asks for work a tool could do', ...notes].join('. ') };
     if (drafts.length === 0) {
       const closest = ranked.flatMap((m) => m.slice(0, 1)).sort((a, b) => b.score - a.score)[0];
       const hint = closest
@@ -216,6 +216,10 @@ export class DeterministicPlanner extends Planner {
   }
 
   async replan(plan: Plan, feedback: ReplanFeedback): Promise<Plan> {
+    return { ...(await this.replanned(plan, feedback)), planner: this.kind };
+  }
+
+  private async replanned(plan: Plan, feedback: ReplanFeedback): Promise<Plan> {
     const failedStep = plan.steps.find((s) => s.id === feedback.failedStep);
     if (!failedStep) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `step "${feedback.failedStep}" is not in plan ${plan.id}`, [{ path: '/failedStep', message: 'unknown step' }]);
     const pool = this.confine(feedback.candidates);
@@ -228,7 +232,7 @@ export class DeterministicPlanner extends Planner {
       remembered?.drafts ??
       plan.steps.flatMap((step, i): Draft[] => {
         const candidate = pool.find((c) => c.id === toolKey(step.tool));
-        return candidate ? [{ id: step.id, subGoal: feedback.task.text, position: i, candidate, reason: step.reason, alternatives: [], confidence: plan.confidence ?? 0.5 }] : [];
+        return candidate ? [{ id: step.id, subGoal: feedback.task.text, position: i, candidate, reason: step.reason, alternatives: [], confidence: plan.confidence ?? UNDECIDED }] : [];
       });
     const broken = drafts.find((d) => d.id === failedStep.id);
     const subGoal = broken?.subGoal ?? feedback.task.text;
@@ -241,8 +245,7 @@ export class DeterministicPlanner extends Planner {
         id,
         decision: 'NO_MATCH',
         steps: [],
-        planner: this.kind,
-        confidence: 0.5,
+        confidence: UNDECIDED,
         explanation: `step ${failedStep.id} (${failedStep.tool}) failed with ${feedback.error.code}: ${feedback.error.message}; no other candidate fits ${quote(subGoal)} (already tried: ${[...failed].sort().join(', ')})`,
       };
     }
@@ -253,8 +256,7 @@ export class DeterministicPlanner extends Planner {
             candidate: next.candidate,
             reason: `replaces ${failedStep.tool} (failed: ${feedback.error.code}) for ${quote(subGoal)} (score ${next.score.toFixed(2)})`,
             alternatives,
-            // The first choice failed: the second is less sure.
-            confidence: 0.8 * matchConfidence(next, alternatives, this.minScore, true),
+            confidence: replacementConfidence(next, alternatives, this.minScore),
           }
         : d,
     );
@@ -262,7 +264,7 @@ export class DeterministicPlanner extends Planner {
     const rebuilt = await this.finish(scope, id, feedback.task, repaired, [`replanned after ${failedStep.id} failed: ${feedback.error.message}`], failed);
     // Completed steps already ran: they stay exactly as they were.
     rebuilt.steps = rebuilt.steps.map((step) => (completed.has(step.id) ? (plan.steps.find((s) => s.id === step.id) ?? step) : step));
-    return { ...rebuilt, planner: this.kind };
+    return rebuilt;
   }
 
   /** Candidates sorted and de-duplicated by id (best rank kept): the planner's result never depends on their order. */

@@ -10,6 +10,16 @@ import type { ToolMatch } from './tool.matcher';
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
+/** Nothing to weigh: no candidates, a caller's own tool choice. */
+export const CERTAIN = 1;
+/** A decision the planner cannot make at all (toolChoice NONE: only a model answers without a tool). */
+export const UNABLE = 0;
+/** No evidence either way: a task with nothing a tool could do, a failed step with no other candidate. */
+export const UNDECIDED = 0.5;
+
+/** A second choice after the first one failed is less sure than a first choice. */
+export const replacementConfidence = (chosen: ToolMatch, alternatives: readonly ToolMatch[], minScore: number) => 0.8 * matchConfidence(chosen, alternatives, minScore, true);
+
 /** A tool chosen for a sub-goal: a clear, well-separated fit the text names is near 1; a tie is about 0.55, below the default threshold. */
 export function matchConfidence(chosen: ToolMatch, alternatives: readonly ToolMatch[], minScore: number, named: boolean): number {
   const runnerUp = alternatives.find((m) => m.candidate.id !== chosen.candidate.id)?.score ?? 0;

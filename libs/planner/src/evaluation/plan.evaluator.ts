@@ -210,12 +210,13 @@ export async function evaluatePlanner(
     const latency = performance.now() - started;
     const score = scorer.add(outcome.graph, gold, latency);
     const type = sample.type ?? 'untyped';
-    const typeScorer = typeScorers.get(type) ?? new PlanScorer();
-    typeScorers.set(type, typeScorer);
-    typeScorer.add(outcome.graph, gold, latency);
-    const plannerScorer = plannerScorers.get(outcome.planner) ?? new PlanScorer();
-    plannerScorers.set(outcome.planner, plannerScorer);
-    plannerScorer.add(outcome.graph, gold, latency);
+    for (const [scorers, key] of [
+      [typeScorers, type],
+      [plannerScorers, outcome.planner],
+    ] as const) {
+      if (!scorers.has(key)) scorers.set(key, new PlanScorer());
+      scorers.get(key)?.add(outcome.graph, gold, latency);
+    }
     decisions[outcome.decision] = (decisions[outcome.decision] ?? 0) + 1;
     options.onSample?.({
       id: sample.id,
@@ -247,7 +248,11 @@ export async function evaluatePlanner(
     decisions,
     floor: floors.reduce((best, f) => (f.nodeF1 + f.linkF1 > best.nodeF1 + best.linkF1 ? f : best)),
     floors,
-    byType: Object.fromEntries([...typeScorers].sort(([a], [b]) => a.localeCompare(b)).map(([type, s]) => [type, s.report()])),
-    byPlanner: Object.fromEntries([...plannerScorers].sort(([a], [b]) => a.localeCompare(b)).map(([name, s]) => [name, s.report()])),
+    byType: reports(typeScorers),
+    byPlanner: reports(plannerScorers),
   };
 }
+
+/** Each scorer's report, by key in order. */
+const reports = (scorers: Map<string, PlanScorer>): Record<string, PlanReport> =>
+  Object.fromEntries([...scorers].sort(([a], [b]) => a.localeCompare(b)).map(([key, scorer]) => [key, scorer.report()]));

@@ -13,6 +13,9 @@ export interface CandidateTool {
   ref: string;
   /** True when the parameters went out in strict mode (optional fields as nullable). */
   strict: boolean;
+  /** The input schema as a model is shown it (forModel), and in its strict form when `strict`: converted once per request. */
+  parameters: object;
+  functionParameters: object;
 }
 
 const FUNCTION_NAME_LIMIT = 64;
@@ -35,8 +38,9 @@ export class CandidateTools {
       let alias = aliasOf(candidate.id);
       // Distinct ids can sanitise to one alias (e.g. `a.b/x` and `a_b/x`): number the later ones.
       for (let n = 2; this.byAlias.has(alias) || alias === CLARIFY_FUNCTION; n++) alias = `${aliasOf(candidate.id).slice(0, FUNCTION_NAME_LIMIT - 4)}_${n}`;
-      const strict = toStrictSchema(forModel(candidate.descriptor.inputSchema) as object) !== null;
-      this.byAlias.set(alias, { alias, candidate, ref: `${candidate.id}@${candidate.version}`, strict });
+      const parameters = forModel(candidate.descriptor.inputSchema) as object;
+      const strictParameters = toStrictSchema(parameters);
+      this.byAlias.set(alias, { alias, candidate, ref: `${candidate.id}@${candidate.version}`, strict: strictParameters !== null, parameters, functionParameters: strictParameters ?? parameters });
     }
   }
 
@@ -59,18 +63,15 @@ export class CandidateTools {
   }
 
   functionTools(): ChatCompletionFunctionTool[] {
-    return this.all.map(({ alias, candidate, strict }) => {
-      const parameters = forModel(candidate.descriptor.inputSchema) as object;
-      return {
-        type: 'function',
-        function: { name: alias, description: describe(candidate), parameters: (strict ? toStrictSchema(parameters) : parameters) as Record<string, unknown>, strict },
-      };
-    });
+    return this.all.map(({ alias, candidate, strict, functionParameters }) => ({
+      type: 'function',
+      function: { name: alias, description: describe(candidate), parameters: functionParameters as Record<string, unknown>, strict },
+    }));
   }
 
   /** The candidates as a model reads them in a prompt: name, what it does, its parameters. */
   catalog(): { name: string; description: string; parameters: unknown }[] {
-    return this.all.map(({ alias, candidate }) => ({ name: alias, description: describe(candidate), parameters: forModel(candidate.descriptor.inputSchema) }));
+    return this.all.map(({ alias, candidate, parameters }) => ({ name: alias, description: describe(candidate), parameters }));
   }
 }
 

@@ -209,10 +209,9 @@ export class LlmPlanner extends Planner {
       if (!format) throw this.capabilities.noFormatLeft(this.endpoint.baseURL, formats);
       const body = build(format);
       const probe = this.capabilities.isProbe(format);
+      let reply: ChatCompletion;
       try {
-        const reply = await this.send(body, probe ? 0 : this.options.maxRetries);
-        this.capabilities.accept(format);
-        return { reply, format };
+        reply = await this.send(body, probe ? 0 : this.options.maxRetries);
       } catch (error) {
         const refusal = refusalOf(error, format, this.capabilities.sends('max_tokens'));
         if (refusal) {
@@ -221,17 +220,13 @@ export class LlmPlanner extends Planner {
           continue;
         }
         // Anything else in a probe takes the retries it was spared.
-        if (probe && this.options.maxRetries > 0 && isRetryable(error)) {
-          try {
-            const reply = await this.send(body, this.options.maxRetries - 1);
-            this.capabilities.accept(format);
-            return { reply, format };
-          } catch (again) {
-            throw toToolgateError(again, this.endpoint, false);
-          }
-        }
-        throw toToolgateError(error, this.endpoint, false);
+        if (!probe || this.options.maxRetries === 0 || !isRetryable(error)) throw toToolgateError(error, this.endpoint, false);
+        reply = await this.send(body, this.options.maxRetries - 1).catch((again: unknown) => {
+          throw toToolgateError(again, this.endpoint, false);
+        });
       }
+      this.capabilities.accept(format);
+      return { reply, format };
     }
   }
 
