@@ -127,5 +127,26 @@ describe('local sentence-embedding model', () => {
       await closing.close();
       await expect(closing.embed(['x'], 'query')).rejects.toMatchObject({ code: ErrorCode.MODEL_UNAVAILABLE });
     });
+
+    it('started on first use, loads nothing until asked, then answers as the started one; a broken model fails that first call', async () => {
+      const deferred = ThreadedOnnxEmbedder.onFirstUse(modelDir, 1);
+      const workerOf = (embedder: ThreadedOnnxEmbedder) => (embedder as unknown as { worker?: unknown }).worker;
+      expect(workerOf(deferred)).toBeUndefined();
+      expect([deferred.model, deferred.dimensions]).toEqual([threaded.model, threaded.dimensions]);
+      // Concurrent first calls share one worker.
+      const [[a], [b]] = await Promise.all([deferred.embed(['convert kilometers to miles'], 'query'), deferred.embed(['weather in Paris'], 'query')]);
+      const [[c], [d]] = [await threaded.embed(['convert kilometers to miles'], 'query'), await threaded.embed(['weather in Paris'], 'query')];
+      expect([dot(a, c), dot(b, d)].map((x) => Number(x.toFixed(5)))).toEqual([1, 1]);
+      expect(workerOf(deferred)).toBeDefined();
+      await deferred.close();
+
+      const broken = mkdtempSync(join(tmpdir(), 'model-'));
+      cpSync(join(modelDir, 'toolgate-model.json'), join(broken, 'toolgate-model.json'));
+      const unloadable = ThreadedOnnxEmbedder.onFirstUse(broken, 1);
+      await expect(unloadable.embed(['x'], 'query')).rejects.toMatchObject({ code: ErrorCode.MODEL_UNAVAILABLE, message: expect.stringContaining('npm run fetch-model') });
+      await unloadable.close();
+      expect(() => ThreadedOnnxEmbedder.onFirstUse(mkdtempSync(join(tmpdir(), 'model-')))).toThrow(expect.objectContaining({ code: ErrorCode.MODEL_UNAVAILABLE }));
+      rmSync(broken, { recursive: true });
+    });
   });
 });

@@ -40,7 +40,11 @@ export async function openCliCore(config: AppConfig, key: string | undefined): P
   const level = process.env.LOG_LEVEL ?? 'warn';
   @Module({
     imports: [
-      CoreModule.forRoot({ ...config, gateway: { ...config.gateway, LOG_LEVEL: level as AppConfig['gateway']['LOG_LEVEL'] } }, { logDestination: 2, indexSync: 'on-demand', longLived: false }),
+      CoreModule.forRoot(
+        // One command, then exit: the model loads only if the command embeds something.
+        { ...config, gateway: { ...config.gateway, LOG_LEVEL: level as AppConfig['gateway']['LOG_LEVEL'] }, retrieval: { ...config.retrieval, modelLoad: 'first-use' } },
+        { logDestination: 2, indexSync: 'on-demand', longLived: false },
+      ),
     ],
   })
   class CliModule {}

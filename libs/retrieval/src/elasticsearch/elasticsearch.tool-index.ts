@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { Client, errors, type estypes } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
 import { ErrorCode, RISK_ORDER, ToolgateError } from '@toolgate/sdk';
 import { tokenize } from '../documents/text.tokenizer';
 import { LEARNED_WEIGHT, type ToolDocument, weightedFields } from '../documents/tool.document';
 import { type IndexedTool, type RankedHit, ToolIndex, type ToolSearchFilter } from '../index/tool-index.port';
 import { globToRegexp } from './glob-to-regexp.util';
+
+/** Required when an Elasticsearch index is made: the client (~30 MB resident) is not loaded by processes that never use one. */
+const elasticsearch = () => require('@elastic/elasticsearch') as typeof import('@elastic/elasticsearch');
 
 export interface ElasticsearchToolIndexOptions {
   node: string;
@@ -82,7 +85,7 @@ export class ElasticsearchToolIndex extends ToolIndex {
     super();
     this.alias = options.indexPrefix ?? 'toolgate-tools';
     this.where = redact(options.node);
-    this.client = options.client ?? new Client({ node: options.node, requestTimeout: options.requestTimeoutMs ?? 10_000, maxRetries: 1 });
+    this.client = options.client ?? new (elasticsearch().Client)({ node: options.node, requestTimeout: options.requestTimeoutMs ?? 10_000, maxRetries: 1 });
   }
 
   async upsert(tools: IndexedTool[], model: string): Promise<void> {
@@ -368,7 +371,7 @@ export class ElasticsearchToolIndex extends ToolIndex {
     try {
       return await request();
     } catch (error) {
-      if (error instanceof errors.ResponseError && error.statusCode === 404 && notFound.length > 0) return notFound[0] as F;
+      if (error instanceof elasticsearch().errors.ResponseError && error.statusCode === 404 && notFound.length > 0) return notFound[0] as F;
       if (unavailable(error)) {
         throw new ToolgateError(ErrorCode.INDEX_UNAVAILABLE, `Elasticsearch at ${this.where} is unavailable: ${causeOf(error)}`, [], { cause: error });
       }
@@ -504,13 +507,14 @@ const sameSpace = (state: IndexState | null, model: string, vector: Float32Array
 const window = (k: number) => Math.max(0, Math.min(MAX_WINDOW, Math.floor(k)));
 
 function unavailable(error: unknown): boolean {
+  const { errors } = elasticsearch();
   if (error instanceof errors.ConnectionError || error instanceof errors.TimeoutError || error instanceof errors.NoLivingConnectionsError) return true;
   if (error instanceof errors.ResponseError) return error.statusCode === 429 || (error.statusCode ?? 0) >= 500;
   return false;
 }
 
 function causeOf(error: unknown): string {
-  if (error instanceof errors.ResponseError) {
+  if (error instanceof elasticsearch().errors.ResponseError) {
     const reason = (error.body as { error?: { reason?: string; root_cause?: { reason?: string }[] } } | undefined)?.error;
     return reason?.root_cause?.[0]?.reason ?? reason?.reason ?? error.message;
   }

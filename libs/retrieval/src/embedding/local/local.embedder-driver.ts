@@ -21,6 +21,11 @@ export interface LocalModelOptions {
   modelDir: string;
   /** Threads one local-model inference may use (ONNX Runtime intra-op); default 1. */
   modelThreads?: number;
+  /**
+   * `boot` (default): the model loads when the embedder is created, so a server with a broken model
+   * stops at once. `first-use`: it loads with the first embedding (a CLI command that never searches never loads it).
+   */
+  modelLoad?: 'boot' | 'first-use';
 }
 
 /** The sentence-embedding model in-process (the embedded profile's default); document vectors persist in the store. */
@@ -29,6 +34,9 @@ export const localEmbedderDriver = {
   env,
   options: (values): LocalModelOptions => ({ modelDir: defaultModelDir({ ...process.env, TOOLGATE_MODEL_DIR: values.TOOLGATE_MODEL_DIR }), modelThreads: values.TOOLGATE_EMBEDDING_THREADS }),
   // In a worker thread: inference would otherwise hold the event loop for its whole duration.
-  create: async (options, { embeddingStore }) =>
-    new CachedEmbedder(await ThreadedOnnxEmbedder.start(options.modelDir ?? defaultModelDir(), options.modelThreads), undefined, undefined, embeddingStore),
+  create: async (options, { embeddingStore }) => {
+    const dir = options.modelDir ?? defaultModelDir();
+    const model = options.modelLoad === 'first-use' ? ThreadedOnnxEmbedder.onFirstUse(dir, options.modelThreads) : await ThreadedOnnxEmbedder.start(dir, options.modelThreads);
+    return new CachedEmbedder(model, undefined, undefined, embeddingStore);
+  },
 } as const satisfies EmbedderDriver<'local', typeof env, Partial<LocalModelOptions>>;

@@ -35,16 +35,33 @@ export class OnnxEmbedder extends Embedder {
     super();
   }
 
-  /** Loads and verifies the model in `dir`; MODEL_UNAVAILABLE naming the setup command when missing or corrupt. */
-  static async load(dir: string, threads = 1): Promise<OnnxEmbedder> {
+  /**
+   * The model id and dimensions from the model's provenance file alone, without loading the model:
+   * what a caller needs before its first embedding. MODEL_UNAVAILABLE when the file is missing or not JSON.
+   */
+  static describe(dir: string): { model: string; dimensions: number } {
+    const manifest = OnnxEmbedder.manifestOf(dir);
+    return { model: OnnxEmbedder.modelId(manifest), dimensions: manifest.dimension };
+  }
+
+  private static manifestOf(dir: string): ModelManifest {
     const manifestPath = join(dir, 'toolgate-model.json');
     if (!existsSync(manifestPath)) throw unavailable(`no embedding model in ${dir}`);
-    let manifest: ModelManifest;
     try {
-      manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ModelManifest;
+      return JSON.parse(readFileSync(manifestPath, 'utf8')) as ModelManifest;
     } catch (error) {
       throw unavailable(`${manifestPath} is not valid JSON`, error);
     }
+  }
+
+  /** The weights' hash is part of the id, so vectors of another build are never mixed in. */
+  private static modelId(manifest: ModelManifest): string {
+    return `${manifest.name}@${(manifest.files['model.onnx']?.sha256 ?? '').slice(0, 12)}`;
+  }
+
+  /** Loads and verifies the model in `dir`; MODEL_UNAVAILABLE naming the setup command when missing or corrupt. */
+  static async load(dir: string, threads = 1): Promise<OnnxEmbedder> {
+    const manifest = OnnxEmbedder.manifestOf(dir);
     const modelBytes = OnnxEmbedder.verified(dir, 'model.onnx', manifest);
     OnnxEmbedder.verified(dir, 'tokenizer.json', manifest);
     try {
@@ -55,10 +72,12 @@ export class OnnxEmbedder extends Embedder {
         executionMode: 'sequential',
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
+        // The arena keeps the peak of every batch ever run (measured: a 16 x 256-token indexing batch
+        // left 650 MB resident, 290 MB without it) for a few percent of batch speed; queries are unchanged.
+        enableCpuMemArena: false,
       });
       const tokenizer = WordPieceTokenizer.fromFile(join(dir, 'tokenizer.json'));
-      const hash = (manifest.files['model.onnx']?.sha256 ?? '').slice(0, 12);
-      return new OnnxEmbedder(`${manifest.name}@${hash}`, manifest.dimension, manifest.max_seq_length, tokenizer, session, ort);
+      return new OnnxEmbedder(OnnxEmbedder.modelId(manifest), manifest.dimension, manifest.max_seq_length, tokenizer, session, ort);
     } catch (error) {
       throw unavailable(`the embedding model in ${dir} cannot be loaded: ${(error as Error).message}`, error);
     }

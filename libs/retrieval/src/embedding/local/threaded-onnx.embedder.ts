@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { Embedder, type EmbeddingKind } from '../embedder.port';
+import { OnnxEmbedder } from './onnx.embedder';
 
 type Request = { id: number; texts: string[] } | { id: number; text: string; parts: string[] };
 type WorkerError = { code?: string; message: string; stack?: string };
@@ -69,7 +70,10 @@ function failure(error: WorkerError): ToolgateError {
  * keeps a process alive; a crashed worker is replaced on the next call.
  */
 export class ThreadedOnnxEmbedder extends Embedder {
-  private worker!: Worker;
+  /** Undefined until the first embedding of an embedder started `onFirstUse`. */
+  private worker?: Worker;
+  /** The worker being started for the first embedding, shared by the calls that wait for it. */
+  private spawning?: Promise<Worker>;
   private readonly pending = new Map<number, { resolve: (vectors: Float32Array[]) => void; reject: (error: Error) => void }>();
   /** `embed` calls not yet sent, oldest first. */
   private readonly waiting: WaitingTexts[] = [];
@@ -92,6 +96,16 @@ export class ThreadedOnnxEmbedder extends Embedder {
     const embedder = new ThreadedOnnxEmbedder(model, dimensions, dir, threads);
     embedder.attach(worker);
     return embedder;
+  }
+
+  /**
+   * Reads only the model's provenance file now; the worker starts and loads the model with the first
+   * embedding (whose caller gets MODEL_UNAVAILABLE if it cannot). For a process that may never embed
+   * (a CLI command that lists tools): the model's ~200 MB and its load time are paid only when used.
+   */
+  static onFirstUse(dir: string, threads = 1): ThreadedOnnxEmbedder {
+    const { model, dimensions } = OnnxEmbedder.describe(dir);
+    return new ThreadedOnnxEmbedder(model, dimensions, dir, threads);
   }
 
   private static spawn(dir: string, threads: number): Promise<{ worker: Worker; model: string; dimensions: number }> {
@@ -177,17 +191,31 @@ export class ThreadedOnnxEmbedder extends Embedder {
     this.closed = true;
     for (const call of this.waiting.splice(0)) call.reject(new ToolgateError(ErrorCode.MODEL_UNAVAILABLE, 'the embedder is closed'));
     this.failAll(new ToolgateError(ErrorCode.MODEL_UNAVAILABLE, 'the embedder is closed'));
-    await this.worker.terminate();
+    await this.worker?.terminate();
+  }
+
+  /** The live worker: started on first use, and again after a crash. */
+  private async live(): Promise<Worker> {
+    if (this.worker && this.worker.threadId !== -1) return this.worker;
+    this.spawning ??= ThreadedOnnxEmbedder.spawn(this.dir, this.threads)
+      .then(({ worker }) => {
+        this.attach(worker);
+        return worker;
+      })
+      .finally(() => {
+        this.spawning = undefined;
+      });
+    return this.spawning;
   }
 
   private async request(body: { texts: string[] } | { text: string; parts: string[] }): Promise<Float32Array[]> {
     if (this.closed) throw new ToolgateError(ErrorCode.MODEL_UNAVAILABLE, 'the embedder is closed');
-    if (this.worker.threadId === -1) this.attach((await ThreadedOnnxEmbedder.spawn(this.dir, this.threads)).worker);
+    const worker = await this.live();
     const id = this.nextId++;
     const vectors = new Promise<Float32Array[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     // Referenced only while a caller waits on it.
-    if (this.pending.size === 1) this.worker.ref();
-    this.worker.postMessage({ id, ...body } satisfies Request);
+    if (this.pending.size === 1) worker.ref();
+    worker.postMessage({ id, ...body } satisfies Request);
     return vectors;
   }
 
@@ -195,7 +223,7 @@ export class ThreadedOnnxEmbedder extends Embedder {
     const waiting = this.pending.get(reply.id);
     if (!waiting) return;
     this.pending.delete(reply.id);
-    if (this.pending.size === 0) this.worker.unref();
+    if (this.pending.size === 0) this.worker?.unref();
     if ('error' in reply) waiting.reject(failure(reply.error));
     else {
       const d = this.dimensions;
