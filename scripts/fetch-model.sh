@@ -64,6 +64,7 @@ manifest_json() {
   "format": "onnx, int8 weights, fp32 arithmetic, opset 17",
   "dimension": 384,
   "max_seq_length": 256,
+  "languages": ["en"],
   "pooling": "mean over attention mask",
   "normalize": "l2",
   "inputs": ["input_ids", "attention_mask", "token_type_ids"],

@@ -372,6 +372,38 @@ describe.each<Driver>(['embedded', 'elasticsearch'])('ToolIndex conformance: %s'
     });
   });
 
+  describe('in Chinese, Japanese and Korean', () => {
+    // Written without spaces: both drivers index character bigrams, so a query meets a description however either is segmented.
+    const CJK_DOCS = [
+      tool('units/convert', 'read', 'math', '单位换算', '在长度、重量和温度的计量单位之间换算数值，例如英里和公里、华氏度和摄氏度', ['五公斤是多少磅']),
+      tool('currency/convert', 'read', 'finance', '货币兑换', '按汇率把一种货币的金额兑换成另一种货币，例如美元兑人民币', ['一百欧元能换多少日元']),
+      tool('files/read', 'read', 'files', 'ファイルを読む', '沙箱フォルダのテキストファイルを読んで内容を返す', []),
+      tool('weather/forecast', 'read', 'weather', '날씨 예보', '도시의 기온과 비, 바람 예보를 알려 줍니다', []),
+    ];
+    let cjk: ToolIndex;
+    const reference = new EmbeddedToolIndex();
+
+    beforeAll(async () => {
+      cjk = make(driver);
+      const tools = await indexed(CJK_DOCS);
+      await Promise.all([cjk.upsert(tools, MODEL), reference.upsert(tools, MODEL)]);
+    });
+
+    it.each([
+      ['把10英里换算成公里', 'units/convert', ['英里', '换算', '公里']],
+      ['美元兑日元的汇率是多少', 'currency/convert', ['美元', '汇率']],
+      ['メモのファイルを読んで', 'files/read', ['ファ', 'ァイ', 'イル', '読ん']],
+      ['서울 날씨 예보', 'weather/forecast', ['날씨', '예보']],
+    ])('finds %s -> %s by its bigrams, and names them as written', async (query, expected, terms) => {
+      const [first] = await cjk.lexical(query, 3, everything);
+      expect(first?.id).toBe(expected);
+      expect(terms.every((term) => first.matchedTerms?.includes(term))).toBe(true);
+      // The same bigrams on both drivers, so the same BM25 (Lucene keeps lengths in one byte: close, not exact).
+      const [same] = await reference.lexical(query, 3, everything);
+      expect(Math.abs(first.score - same.score) / same.score).toBeLessThan(0.05);
+    });
+  });
+
   it('upserts, replaces and removes by id', async () => {
     const index = make(driver);
     await index.upsert(await indexed(DOCS.slice(0, 5)), MODEL);

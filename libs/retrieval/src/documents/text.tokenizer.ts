@@ -7,15 +7,48 @@ const STOP_WORDS = new Set(
 /** "ResearchHelper" and "get_weatherForecast" read as words: tool names are often written that way. */
 export const splitIdentifiers = (text: string): string => text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
 
-/** Lowercase words of letters and digits, stop words dropped, a light plural strip so "units" meets "unit". */
-export function tokenize(text: string): string[] {
-  const tokens: string[] = [];
-  for (const raw of splitIdentifiers(text)
-    .toLowerCase()
-    .normalize('NFKD')
-    .split(/[^\p{L}\p{N}]+/u)) {
+/** Scripts written without spaces between words (Chinese, Japanese) or indexed the same way (Korean). */
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/**
+ * A CJK run's overlapping character pairs, then its characters ("换算成" -> 换算 算成 换 算 成): the usual
+ * way to index these scripts without a dictionary (Lucene's CJK bigrams with unigrams), so a query's
+ * words meet a document's however either is segmented, and a word the other side writes differently
+ * ("平方根" / "开方") still shares a character. IDF keeps the common characters light.
+ */
+function bigrams(run: string): string[] {
+  const chars = [...run.normalize('NFKC')];
+  if (chars.length === 1) return chars;
+  return [...chars.slice(1).map((char, i) => chars[i] + char), ...chars];
+}
+
+/** Share of a text's letters written in CJK scripts (0 for a text without letters). */
+export function cjkShare(text: string): number {
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  if (letters === 0) return 0;
+  let cjk = 0;
+  for (const run of text.matchAll(CJK_RUN)) cjk += [...run[0]].length;
+  return cjk / letters;
+}
+
+/** Words of other scripts: lowercase letters and digits, stop words dropped, a light plural strip so "units" meets "unit". */
+function words(text: string, tokens: string[]): void {
+  for (const raw of text.normalize('NFKD').split(/[^\p{L}\p{N}]+/u)) {
     if (raw.length === 0 || STOP_WORDS.has(raw)) continue;
     tokens.push(raw.length > 3 && raw.endsWith('s') && !raw.endsWith('ss') ? raw.slice(0, -1) : raw);
   }
+}
+
+/** The terms of a text, as both index drivers and the rerank features see them: words, and character bigrams of CJK runs. */
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  const lower = splitIdentifiers(text).toLowerCase();
+  let from = 0;
+  for (const run of lower.matchAll(CJK_RUN)) {
+    words(lower.slice(from, run.index), tokens);
+    tokens.push(...bigrams(run[0]));
+    from = run.index + run[0].length;
+  }
+  words(lower.slice(from), tokens);
   return tokens;
 }

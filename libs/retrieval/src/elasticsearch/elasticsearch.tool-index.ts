@@ -169,7 +169,7 @@ export class ElasticsearchToolIndex extends ToolIndex {
           bool: {
             // One named clause per term: the same BM25 sum as a `match`, and each hit says which terms it holds.
             // For a tenant, its learned text and the shared text score as one field (BM25F), as the embedded driver does.
-            should: terms.map((term) => (fields ? { combined_fields: { query: term, fields, _name: term } } : { match: { text: { query: term, _name: term } } })),
+            should: terms.map((term) => (fields ? { combined_fields: { query: indexTerm(term), fields, _name: term } } : { match: { text: { query: indexTerm(term), _name: term } } })),
             minimum_should_match: 1,
             filter: [filterQuery(filter)],
           },
@@ -454,11 +454,21 @@ function source({ doc, vectors, learnedVectors }: IndexedTool, model: string) {
   };
 }
 
+/**
+ * A term as the index stores it. The standard tokenizer (this distribution has no whitespace or CJK
+ * bigram analysis) would cut a CJK bigram into single characters, so such a term is written as its code
+ * points ("换算" -> "cjk6362x7b97"), one token to it: both drivers then score the same bigrams.
+ */
+export function indexTerm(term: string): string {
+  if (!/[^\p{ASCII}]/u.test(term) || !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(term)) return term;
+  return `cjk${[...term].map((char) => (char.codePointAt(0) as number).toString(16)).join('x')}`;
+}
+
 /** The text's terms as the shared tokenizer makes them, repeated by the field's weight (see `weightedText`). */
 function repeated(text: string, weight: number): string {
   const repeat = weight * TF_SCALE;
   if (!Number.isInteger(repeat)) throw new Error(`field weight ${weight} is not a multiple of 1/${TF_SCALE}`);
-  const terms = tokenize(text).join(' ');
+  const terms = tokenize(text).map(indexTerm).join(' ');
   return terms ? Array.from({ length: repeat }, () => terms).join(' ') : '';
 }
 

@@ -11,6 +11,7 @@ import type { EmbeddingStore } from './embedding-store.port';
  * Queries stay in memory only (unbounded, rarely repeated).
  */
 export class CachedEmbedder extends Embedder {
+  override readonly languages: readonly string[] | undefined;
   private readonly cache = new Map<string, Float32Array>();
   /** Set once the store holds no other model's vectors: it never mixes models or keeps an old model's rows. */
   private retained?: Promise<number>;
@@ -22,6 +23,7 @@ export class CachedEmbedder extends Embedder {
     private readonly store?: EmbeddingStore,
   ) {
     super();
+    this.languages = inner.languages;
   }
 
   get model(): string {

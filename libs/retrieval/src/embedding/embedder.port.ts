@@ -1,3 +1,5 @@
+import { cjkShare } from '../documents/text.tokenizer';
+
 /** What a text is, for models that embed queries and passages differently. */
 export type EmbeddingKind = 'query' | 'document';
 
@@ -6,6 +8,11 @@ export abstract class Embedder {
   /** Identifies the vector space: documents embedded by another model are never mixed in, they are re-embedded. */
   abstract readonly model: string;
   abstract readonly dimensions: number;
+  /**
+   * The languages the model was trained on (ISO 639-1), when they are known to be few: its vector of a
+   * text in another script is noise, not meaning (see `canRead`). Undefined: any language.
+   */
+  readonly languages?: readonly string[];
   /** One unit-length vector per text, in order. */
   abstract embed(texts: string[], kind: EmbeddingKind): Promise<Float32Array[]>;
 
@@ -21,6 +28,14 @@ export abstract class Embedder {
 
   /** Releases what the embedder holds (a worker thread, a connection); nothing by default. */
   async close(): Promise<void> {}
+}
+
+const CJK_LANGUAGES = ['zh', 'ja', 'ko'];
+
+/** False when the text is mostly written in CJK scripts and the model reads none of their languages. */
+export function canRead(embedder: Embedder, text: string): boolean {
+  const { languages } = embedder;
+  return !languages || languages.some((language) => CJK_LANGUAGES.includes(language)) || cjkShare(text) <= 0.5;
 }
 
 export function normalize(vector: Float32Array): Float32Array {

@@ -99,6 +99,26 @@ describe('ToolRetriever', () => {
     await retriever.search('rain', 5, everything);
     expect(counting.embedded).toBe(3 + 1);
   });
+
+  it('searches a request by its words alone when the model cannot read its script, and embeds one it can', async () => {
+    const english = Object.assign(new CountingEmbedder(), { languages: ['en'] });
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), new CachedEmbedder(english));
+    await retriever.indexTools([...docs, doc('currency', '货币兑换：按汇率把美元换成人民币')]);
+    const before = english.embedded;
+    const { hits } = await retriever.search('美元兑人民币的汇率', 5, everything);
+    expect(english.embedded).toBe(before);
+    expect(hits[0]).toMatchObject({ id: 'currency', lexical: { rank: 1 } });
+    expect(hits.every((hit) => hit.semantic === undefined)).toBe(true);
+    expect((await retriever.search('rain tomorrow', 5, everything)).hits[0].semantic).toBeDefined();
+    expect(english.embedded).toBe(before + 1);
+    // A model that reads the language (or says nothing of its languages) embeds it.
+    const chinese = Object.assign(new CountingEmbedder(), { languages: ['en', 'zh'] });
+    const bilingual = new ToolRetriever(new EmbeddedToolIndex(), chinese);
+    await bilingual.indexTools(docs);
+    const indexed = chinese.embedded;
+    await bilingual.search('美元兑人民币的汇率', 5, everything);
+    expect(chinese.embedded).toBe(indexed + 1);
+  });
 });
 
 /** Reverses what it is given and records each call, so a test sees what the funnel hands a reranker. */

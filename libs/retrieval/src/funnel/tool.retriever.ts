@@ -3,7 +3,7 @@ import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { splitIdentifiers } from '../documents/text.tokenizer';
 import type { ToolDocument } from '../documents/tool.document';
 import { documentFilter } from '../embedded/tool.filter';
-import type { Embedder } from '../embedding/embedder.port';
+import { canRead, type Embedder } from '../embedding/embedder.port';
 import type { IndexedTool, RankedHit, ToolIndex, ToolSearchFilter } from '../index/tool-index.port';
 import type { Reranker } from '../rerank/reranker.port';
 import { indexDocuments, indexVectorsPending, SearchStageTimer, searchesTotal } from '../telemetry/retrieval.instruments';
@@ -273,8 +273,9 @@ export class ToolRetriever {
         const clauses = this.options.decomposition ? decomposeQuery(text, this.options.decomposition) : [text];
         const texts = clauses.length > 1 ? [text, ...clauses] : [text];
         // The lexical side needs no vectors: it runs while the model embeds the query (in its worker
-        // thread, or on the embeddings endpoint), not after.
-        const embedder = this.embedder;
+        // thread, or on the embeddings endpoint), not after. A model that cannot read the request's
+        // script would only add noise: the request is then searched by its words alone.
+        const embedder = this.embedder && canRead(this.embedder, text) ? this.embedder : null;
         const [vectors, lexical] = await Promise.all([
           !embedder ? [] : stages.time('embedding', () => (clauses.length > 1 ? embedder.embedWithParts(text, clauses, 'query') : embedder.embed(texts, 'query'))),
           stages.time('lexical', () => Promise.all(texts.map((t) => this.index.lexical(t, this.options.recallK, filter)))),
@@ -294,6 +295,7 @@ export class ToolRetriever {
           'toolgate.semantic_hits': whole.semantic.length,
           'toolgate.clauses': clauses.length,
           'toolgate.reranker': this.reranker?.name ?? 'none',
+          'toolgate.semantic_skipped': this.embedder !== null && embedder === null,
           'toolgate.no_match': noMatch,
         });
         const warmth = this.warmup(filter);

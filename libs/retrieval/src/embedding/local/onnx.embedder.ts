@@ -11,6 +11,8 @@ interface ModelManifest {
   name: string;
   dimension: number;
   max_seq_length: number;
+  /** The languages the model was trained on; absent: any. */
+  languages?: string[];
   files: Record<string, { sha256: string }>;
 }
 
@@ -27,6 +29,7 @@ export class OnnxEmbedder extends Embedder {
   private constructor(
     readonly model: string,
     readonly dimensions: number,
+    override readonly languages: readonly string[] | undefined,
     private readonly maxLength: number,
     private readonly tokenizer: WordPieceTokenizer,
     private readonly session: InferenceSession,
@@ -39,9 +42,9 @@ export class OnnxEmbedder extends Embedder {
    * The model id and dimensions from the model's provenance file alone, without loading the model:
    * what a caller needs before its first embedding. MODEL_UNAVAILABLE when the file is missing or not JSON.
    */
-  static describe(dir: string): { model: string; dimensions: number } {
+  static describe(dir: string): { model: string; dimensions: number; languages?: string[] } {
     const manifest = OnnxEmbedder.manifestOf(dir);
-    return { model: OnnxEmbedder.modelId(manifest), dimensions: manifest.dimension };
+    return { model: OnnxEmbedder.modelId(manifest), dimensions: manifest.dimension, languages: manifest.languages };
   }
 
   private static manifestOf(dir: string): ModelManifest {
@@ -77,7 +80,7 @@ export class OnnxEmbedder extends Embedder {
         enableCpuMemArena: false,
       });
       const tokenizer = WordPieceTokenizer.fromFile(join(dir, 'tokenizer.json'));
-      return new OnnxEmbedder(OnnxEmbedder.modelId(manifest), manifest.dimension, manifest.max_seq_length, tokenizer, session, ort);
+      return new OnnxEmbedder(OnnxEmbedder.modelId(manifest), manifest.dimension, manifest.languages, manifest.max_seq_length, tokenizer, session, ort);
     } catch (error) {
       throw unavailable(`the embedding model in ${dir} cannot be loaded: ${(error as Error).message}`, error);
     }

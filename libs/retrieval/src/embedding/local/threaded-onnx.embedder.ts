@@ -84,6 +84,7 @@ export class ThreadedOnnxEmbedder extends Embedder {
   private constructor(
     readonly model: string,
     readonly dimensions: number,
+    override readonly languages: readonly string[] | undefined,
     private readonly dir: string,
     private readonly threads: number,
   ) {
@@ -93,7 +94,7 @@ export class ThreadedOnnxEmbedder extends Embedder {
   /** Starts the worker and loads the model there; MODEL_UNAVAILABLE (naming the setup command) as OnnxEmbedder.load. */
   static async start(dir: string, threads = 1): Promise<ThreadedOnnxEmbedder> {
     const { worker, model, dimensions } = await ThreadedOnnxEmbedder.spawn(dir, threads);
-    const embedder = new ThreadedOnnxEmbedder(model, dimensions, dir, threads);
+    const embedder = new ThreadedOnnxEmbedder(model, dimensions, OnnxEmbedder.describe(dir).languages, dir, threads);
     embedder.attach(worker);
     return embedder;
   }
@@ -104,8 +105,8 @@ export class ThreadedOnnxEmbedder extends Embedder {
    * (a CLI command that lists tools): the model's ~200 MB and its load time are paid only when used.
    */
   static onFirstUse(dir: string, threads = 1): ThreadedOnnxEmbedder {
-    const { model, dimensions } = OnnxEmbedder.describe(dir);
-    return new ThreadedOnnxEmbedder(model, dimensions, dir, threads);
+    const { model, dimensions, languages } = OnnxEmbedder.describe(dir);
+    return new ThreadedOnnxEmbedder(model, dimensions, languages, dir, threads);
   }
 
   private static spawn(dir: string, threads: number): Promise<{ worker: Worker; model: string; dimensions: number }> {
