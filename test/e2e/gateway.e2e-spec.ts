@@ -93,8 +93,9 @@ describe('gateway over HTTP, with API keys', () => {
   });
 
   it('searches within what the caller may discover, best match first, with an explanation', async () => {
-    const query = 'query($q: String!) { searchTools(input: { query: $q, k: 5 }) { score tool { id } explanation { summary rank matchedTerms } } }';
-    type Matches = { searchTools: { score: number; tool: { id: string }; explanation: { summary: string; rank: number; matchedTerms: string[] } }[] };
+    const query = 'query($q: String!) { searchTools(input: { query: $q, k: 5 }) { score tool { id } explanation { summary rank matchedTerms rerankScore reranker rankingScore } } }';
+    type Explanation = { summary: string; rank: number; matchedTerms: string[]; rerankScore: number | null; reranker: string | null; rankingScore: number };
+    type Matches = { searchTools: { score: number; tool: { id: string }; explanation: Explanation }[] };
     const forBob = await graphql<Matches>(gateway.url, query, { key: BOB, variables: { q: 'save this report as a text file in the sandbox folder' } });
     // Ranking quality is the retrieval suite's business; here: the right tool is found, explained, and filtered.
     const write = forBob.data?.searchTools.find((m) => m.tool.id === 'files/write');
@@ -104,6 +105,11 @@ describe('gateway over HTTP, with API keys', () => {
     expect(forAlice.data?.searchTools.every((m) => /^(units|calculator|currency)\//.test(m.tool.id))).toBe(true);
     const convert = await graphql<Matches>(gateway.url, query, { key: ALICE, variables: { q: 'how many miles is 42 kilometers' } });
     expect(convert.data?.searchTools[0].tool.id).toBe('units/convert');
+    // The hits come in the order of the score they report: the ranking score, here the feature reranker's.
+    const matches = forBob.data?.searchTools ?? [];
+    for (const match of matches) expect(match).toMatchObject({ score: match.explanation.rankingScore, explanation: { reranker: 'feature', rerankScore: match.score } });
+    expect(matches.map((m) => m.score)).toEqual(matches.map((m) => m.score).sort((a, b) => b - a));
+    expect(matches[0].explanation.summary).toContain('ranking score');
   });
 
   it('answers a tool the caller may not discover exactly like one that does not exist', async () => {

@@ -106,7 +106,7 @@ export class McpServerFactory {
         id: tool.id,
         title: descriptor?.title ?? tool.name,
         description: summaryOf(descriptor?.description ?? ''),
-        score: hit.fused,
+        score: hit.score,
         ...(hit.degraded ? { degraded: hit.degraded } : {}),
       };
     });

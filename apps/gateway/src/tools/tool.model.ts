@@ -134,6 +134,9 @@ const stageScores = (hit: RetrievedTool) => ({
   vectorRank: hit.semantic?.rank ?? null,
   vectorScore: hit.semantic?.score ?? null,
   fusedScore: hit.fused,
+  rerankRank: hit.rerank?.rank ?? null,
+  rerankScore: hit.rerank?.score ?? null,
+  reranker: hit.rerank ? (hit.rerank.fallback ? `${hit.rerank.reranker}: ${hit.rerank.fallback}` : hit.rerank.reranker) : null,
 });
 
 @ObjectType({ description: 'Why a tool matched: its rank and score at each stage of the funnel.' })
@@ -145,6 +148,14 @@ export class MatchExplanation {
   @Field(() => Int, { nullable: true, description: 'Rank on the semantic (vector) side.' }) vectorRank!: number | null;
   @Field(() => Float, { nullable: true, description: "Cosine similarity of the closest of the tool's vectors." }) vectorScore!: number | null;
   @Field(() => Float, { description: 'Reciprocal rank fusion score.' }) fusedScore!: number;
+  @Field(() => Int, { nullable: true, description: "The reranker's rank; null without a reranker or past its depth." }) rerankRank!: number | null;
+  @Field(() => Float, { nullable: true, description: "The reranker's score; null without a reranker or past its depth." }) rerankScore!: number | null;
+  @Field(() => String, { nullable: true, description: 'The reranker, or why the fused order was kept.' }) reranker!: string | null;
+  @Field(() => Float, {
+    description:
+      "The score the hits are sorted by (the match's `score`): the rerank score (for a request split into clauses, the tool's best standing over the request and its clauses), or the fused score relative to the best without a reranker.",
+  })
+  rankingScore!: number;
   @Field(() => [String]) matchedTerms!: string[];
   @Field(() => [ImageText], { description: 'Text each image of the query contributed, in input order (empty without images).' }) images!: ImageText[];
   @Field(() => String, {
@@ -160,9 +171,11 @@ export class MatchExplanation {
     ];
     if (images.length > 0) parts.push(`query included text from ${images.length} image${images.length === 1 ? '' : 's'}`);
     if (hit.degraded) parts.push(`degraded: ${hit.degraded}`);
+    const rerank = hit.rerank?.score === undefined ? '' : `; rerank rank ${hit.rerank.rank} (${hit.rerank.score.toFixed(3)})`;
     return {
-      summary: `${parts.join('; ')}; fused ${hit.fused.toFixed(4)}`,
+      summary: `${parts.join('; ')}; fused ${hit.fused.toFixed(4)}${rerank}; ranking score ${hit.score.toFixed(3)}`,
       ...stageScores(hit),
+      rankingScore: hit.score,
       matchedTerms: hit.lexical?.matchedTerms ?? [],
       images: images.map(ImageText.from),
       degraded: hit.degraded ?? null,
@@ -197,6 +210,7 @@ export class FunnelCandidate {
   @Field(() => Float) fusedScore!: number;
   @Field(() => Int, { nullable: true, description: "The reranker's rank; null without a reranker or past its depth." }) rerankRank!: number | null;
   @Field(() => Float, { nullable: true }) rerankScore!: number | null;
+  @Field(() => Float, { description: "The score the final order sorts by, as a match's `score`." }) rankingScore!: number;
   @Field(() => String, { nullable: true, description: 'The reranker, or why the fused order was kept.' }) reranker!: string | null;
   @Field(() => [String]) matchedTerms!: string[];
   @Field(() => String, { nullable: true, description: 'For a request split into clauses: the clause that found it.' }) clause!: string | null;
@@ -210,9 +224,7 @@ export class FunnelCandidate {
       verdict: verdict as CandidateVerdictKind,
       reason,
       ...stageScores(hit),
-      rerankRank: hit.rerank?.rank ?? null,
-      rerankScore: hit.rerank?.score ?? null,
-      reranker: hit.rerank ? (hit.rerank.fallback ? `${hit.rerank.reranker}: ${hit.rerank.fallback}` : hit.rerank.reranker) : null,
+      rankingScore: hit.score,
       matchedTerms: hit.lexical?.matchedTerms ?? [],
       clause: hit.clause?.text ?? null,
     };

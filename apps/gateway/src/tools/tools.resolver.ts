@@ -31,7 +31,7 @@ export class ToolsResolver {
   @Query(() => [ToolMatch], { name: 'searchTools', complexity: searchToolsCost, description: 'The tools that best fit a task, best first, among those the caller may discover.' })
   async search(@CurrentPrincipal() principal: Principal, @Args('input') input: SearchToolsInput): Promise<ToolMatch[]> {
     const results = await this.searchTools.execute(input, principal);
-    return results.map(({ tool, hit, images }) => ({ tool: Tool.from(tool), score: hit.fused, explanation: MatchExplanation.from(hit, images) }));
+    return results.map(({ tool, hit, images }) => ({ tool: Tool.from(tool), score: hit.score, explanation: MatchExplanation.from(hit, images) }));
   }
 
   @Query(() => SearchFunnel, {

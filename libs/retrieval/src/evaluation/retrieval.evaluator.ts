@@ -23,6 +23,8 @@ export interface RetrievalEvalOptions {
   ks: number[];
   usageQueriesPerTool?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Tools embedded so far while the set is indexed. */
+  onIndexProgress?: (done: number, total: number) => void;
 }
 
 export interface RetrievalEvalResult extends RetrievalReport {
@@ -89,7 +91,7 @@ export async function evaluateRetrieval(retriever: ToolRetriever, tools: EvalToo
   // A persistent index (Elasticsearch) may hold another set's tools: they must not compete.
   const wanted = new Set(docs.map((d) => d.id));
   await retriever.index.remove((await retriever.index.ids()).filter((id) => !wanted.has(id)));
-  await retriever.indexTools(docs);
+  await retriever.indexTools(docs, options.onIndexProgress);
   const indexMs = performance.now() - indexStarted;
 
   const k = Math.max(...options.ks);

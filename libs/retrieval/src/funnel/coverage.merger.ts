@@ -1,5 +1,8 @@
 import type { FusedCandidate } from './rank.fusion';
 
+/** A candidate in the final order, with the value that order sorts by (none past a reranker's depth: those follow, in fused order). */
+export type RankedCandidate = FusedCandidate & { ranking?: number };
+
 export interface ClauseMergeOptions {
   /** A clause's scores count this much against the whole request's (above 1: a clause's own best outranks the whole text's runners-up). */
   clauseWeight: number;
@@ -20,7 +23,7 @@ export const DEFAULT_CLAUSE_MERGE: ClauseMergeOptions = { clauseWeight: 1.1, pos
  * list was not reranked), so the tool a clause asks for gets a slot near the top even when the
  * whole text favours another intent. The explanation kept is that of the list where the tool stood best.
  */
-export function mergeClauseRankings(whole: readonly FusedCandidate[], clauses: readonly (readonly FusedCandidate[])[], options: ClauseMergeOptions = DEFAULT_CLAUSE_MERGE): FusedCandidate[] {
+export function mergeClauseRankings(whole: readonly FusedCandidate[], clauses: readonly (readonly FusedCandidate[])[], options: ClauseMergeOptions = DEFAULT_CLAUSE_MERGE): RankedCandidate[] {
   const best = new Map<string, { candidate: FusedCandidate; value: number; order: number }>();
   let order = 0;
   const consider = (list: readonly FusedCandidate[], weight: number, penalty: number) => {
@@ -37,7 +40,7 @@ export function mergeClauseRankings(whole: readonly FusedCandidate[], clauses: r
   };
   consider(whole, 1, 0);
   for (const clause of clauses) consider(clause, options.clauseWeight, options.positionPenalty);
-  const merged = [...best.values()].sort((a, b) => b.value - a.value || a.order - b.order).map((entry) => entry.candidate);
+  const merged: RankedCandidate[] = [...best.values()].sort((a, b) => b.value - a.value || a.order - b.order).map((entry) => ({ ...entry.candidate, ranking: entry.value }));
   const included = new Set(merged.map((c) => c.id));
   for (const list of [whole, ...clauses])
     for (const candidate of list) {

@@ -100,6 +100,17 @@ describe('ToolRetriever', () => {
     expect(counting.embedded).toBe(3 + 1);
   });
 
+  it('reports indexing progress batch by batch', async () => {
+    const many = Array.from({ length: 70 }, (_, i) => doc(`tool-${i}`, `tool number ${i}`));
+    const progress: [number, number][] = [];
+    await new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder()).indexTools(many, (done, total) => progress.push([done, total]));
+    expect(progress).toEqual([
+      [32, 70],
+      [64, 70],
+      [70, 70],
+    ]);
+  });
+
   it('searches a request by its words alone when the model cannot read its script, and embeds one it can', async () => {
     const english = Object.assign(new CountingEmbedder(), { languages: ['en'] });
     const retriever = new ToolRetriever(new EmbeddedToolIndex(), new CachedEmbedder(english));
@@ -150,6 +161,21 @@ describe('ToolRetriever rerank stage and clauses', () => {
     expect(hits.map((h) => h.id)).toEqual([fused[1].id, fused[0].id, ...fused.slice(2).map((h) => h.id)]);
     expect(hits[0]).toMatchObject({ rank: 1, lexical: { rank: 2 }, fused: fused[1].fused, rerank: { reranker: 'reversing', rank: 1 } });
     expect(hits[2].rerank).toBeUndefined();
+    // Past a costly reranker's depth a hit has no score of its own: it carries the one above it, and the order stays sorted by score.
+    const last = hits[1].rerank?.score;
+    expect(hits.map((h) => h.score)).toEqual([hits[0].rerank?.score, last, ...hits.slice(2).map(() => last)]);
+  });
+
+  it('sorts hits by the score it reports: the feature reranker scores every candidate, past any depth', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder(), { ...whole, rerankDepth: 1 }, new FeatureReranker());
+    await retriever.indexTools(catalog);
+    const { hits } = await retriever.search('water quality of a crop', 5, everything);
+    expect(hits.length).toBeGreaterThan(2);
+    for (const hit of hits) expect(hit.score).toBe(hit.rerank?.score);
+    for (let i = 1; i < hits.length; i++) expect(hits[i - 1].score).toBeGreaterThanOrEqual(hits[i].score);
+    // Without a reranker, the fused score relative to the best: the first hit 1, in fused order.
+    const plain = (await new ToolRetriever(retriever.index, new HashingEmbedder(), whole).search('water quality of a crop', 5, everything)).hits;
+    expect(plain.map((h) => h.score)).toEqual(plain.map((h) => h.fused / plain[0].fused));
   });
 
   it('gives each clause of a multi-part request a slot near the top, saying which clause found it', async () => {
@@ -160,6 +186,7 @@ describe('ToolRetriever rerank stage and clauses', () => {
     expect(new Set(hits.map((h) => h.id))).toEqual(new Set(['crop-water', 'plant-growth', 'air-quality']));
     expect(hits.find((h) => h.id === 'plant-growth')?.clause).toEqual({ index: 1, text: 'check the growth of plants in space.' });
     expect(hits.every((h) => h.rerank?.reranker === 'feature')).toBe(true);
+    for (let i = 1; i < hits.length; i++) expect(hits[i - 1].score).toBeGreaterThanOrEqual(hits[i].score);
   });
 
   it('still answers no match with a reranker and clauses', async () => {

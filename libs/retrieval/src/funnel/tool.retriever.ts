@@ -21,7 +21,7 @@ export interface FunnelOptions {
    * is then "no tool fits" rather than the least bad tools.
    */
   minSimilarity: number;
-  /** Fused candidates (per clause) the reranker reorders; the rest keep their fused order. */
+  /** Fused candidates (per clause) a costly reranker reorders; the rest keep their fused order. One that scores every candidate (`scoresEveryCandidate`) gets them all. */
   rerankDepth?: number;
   /**
    * Multi-part requests are split into clauses, each searched (both sides, fusion, rerank) on its own
@@ -47,6 +47,12 @@ export const DEFAULT_FUNNEL: FunnelOptions = {
 
 export interface RetrievedTool extends FusedCandidate {
   rank: number;
+  /**
+   * The score the hits are sorted by: the rerank score (for a request split into clauses, the tool's
+   * best standing over the request and its clauses), or the fused score relative to the best without a
+   * reranker. A hit past a costly reranker's depth has none of its own and carries the one above it.
+   */
+  score: number;
   /** Set while vectors are still being computed: found by BM25 and the vectors there are, e.g. `vectors 12/22` (of the tools the caller may discover). */
   degraded?: string;
 }
@@ -127,9 +133,10 @@ export class ToolRetriever {
   /**
    * Embeds each document (description, every example or usage query, each tenant's learned queries) and
    * upserts it. Documents new to the index go in lexically first, so they are searchable at once, and
-   * get their vectors in batches, theirs before the others' (`warmup` reports how far it is).
+   * get their vectors in batches, theirs before the others' (`warmup` reports how far it is;
+   * `onProgress` hears of each batch).
    */
-  async indexTools(docs: ToolDocument[]): Promise<void> {
+  async indexTools(docs: ToolDocument[], onProgress?: (withVectors: number, total: number) => void): Promise<void> {
     for (const doc of docs) this.documents.set(doc.id, doc);
     this.indexing = docs;
     const wanted = new Set(docs.map((doc) => doc.id));
@@ -156,6 +163,7 @@ export class ToolRetriever {
       this.warmed(() => {
         for (const doc of batch) this.pendingVectors.delete(doc.id);
       });
+      onProgress?.(Math.min(start + VECTOR_BATCH_DOCS, ordered.length), ordered.length);
     }
   }
 
@@ -255,7 +263,7 @@ export class ToolRetriever {
     const fused = stages.timeSync('fusion', () => reciprocalRankFusion(lexical, semantic, this.options.weights, this.options.rrfK));
     const reranker = this.reranker;
     if (!reranker || fused.length === 0) return { lexical, semantic, ranked: fused };
-    const depth = this.options.rerankDepth ?? DEFAULT_RERANK_DEPTH;
+    const depth = reranker.scoresEveryCandidate ? fused.length : (this.options.rerankDepth ?? DEFAULT_RERANK_DEPTH);
     const head = await stages.time('rerank', () =>
       reranker.rerank(
         text,
@@ -282,14 +290,12 @@ export class ToolRetriever {
         ]);
         const [whole, ...parts] = await Promise.all(texts.map((t, i) => this.rankOne(t, lexical[i], vectors[i], filter, text, stages)));
         const noMatch = whole.lexical.length === 0 && (whole.semantic[0]?.score ?? Number.NEGATIVE_INFINITY) < this.options.minSimilarity;
-        const merged: FusedCandidate[] =
-          parts.length === 0
-            ? whole.ranked
-            : mergeClauseRankings(
-                whole.ranked,
-                parts.map((part, index) => part.ranked.map((c) => ({ ...c, clause: { index, text: clauses[index] } }))),
-                this.options.clauseMerge ?? DEFAULT_CLAUSE_MERGE,
-              );
+        // One merge for every request (a whole request alone keeps its order), so each hit has the value it is sorted by.
+        const merged = mergeClauseRankings(
+          whole.ranked,
+          parts.map((part, index) => part.ranked.map((c) => ({ ...c, clause: { index, text: clauses[index] } }))),
+          this.options.clauseMerge ?? DEFAULT_CLAUSE_MERGE,
+        );
         span.setAttributes({
           'toolgate.lexical_hits': whole.lexical.length,
           'toolgate.semantic_hits': whole.semantic.length,
@@ -301,7 +307,13 @@ export class ToolRetriever {
         const warmth = this.warmup(filter);
         const degraded = warmth.vectors ? describeVectors(warmth) : undefined;
         if (degraded) span.setAttribute('toolgate.degraded', degraded);
-        const hits = noMatch ? [] : merged.slice(0, k).map((c, i) => ({ ...c, rank: i + 1, ...(degraded ? { degraded } : {}) }));
+        let carried = 0;
+        const hits = noMatch
+          ? []
+          : merged.slice(0, k).map(({ ranking, ...c }, i) => {
+              carried = ranking ?? carried;
+              return { ...c, rank: i + 1, score: carried, ...(degraded ? { degraded } : {}) };
+            });
         stages.record(this.index.driver);
         searchesTotal.inc({ driver: this.index.driver, outcome: degraded ? 'degraded' : hits.length === 0 ? 'no_match' : 'hits' });
         return { noMatch, hits, ...(degraded ? { degraded } : {}) };

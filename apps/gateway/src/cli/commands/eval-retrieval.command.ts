@@ -127,6 +127,7 @@ async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
     tuning: flags.tuningFraction === undefined ? undefined : { fraction: flags.tuningFraction, score: flags.score ?? 'holdout' },
     ks: flags.k,
     onProgress: progressBar(`scoring ${split}`),
+    onIndexProgress: progressBar(`embedding ${tools.length} tools`),
   }).finally(() => retriever.index.close());
   if (flags.json) return printJson(toJsonReport(result, flags.driver));
   const pct = (v: number | undefined) => (v === undefined ? '-' : (100 * v).toFixed(1));

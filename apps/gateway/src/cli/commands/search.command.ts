@@ -18,7 +18,7 @@ export function registerSearchCommand(program: Command): void {
             results.map(({ tool, hit }) => ({
               id: tool.id,
               version: hit.version,
-              score: hit.fused,
+              score: hit.score,
               title: tool.active?.descriptor.title,
               lexical: hit.lexical ?? null,
               semantic: hit.semantic ?? null,
