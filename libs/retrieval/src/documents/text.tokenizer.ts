@@ -9,6 +9,8 @@ export const splitIdentifiers = (text: string): string => text.replace(/(\p{Ll})
 
 /** Scripts written without spaces between words (Chinese, Japanese) or indexed the same way (Korean). */
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+/** The same scripts, tested once: most text holds none, and is then read without looking for runs. */
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * A CJK run's overlapping character pairs, then its characters ("换算成" -> 换算 算成 换 算 成): the usual
@@ -24,6 +26,7 @@ function bigrams(run: string): string[] {
 
 /** Share of a text's letters written in CJK scripts (0 for a text without letters). */
 export function cjkShare(text: string): number {
+  if (!HAS_CJK.test(text)) return 0;
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
   if (letters === 0) return 0;
   let cjk = 0;
@@ -43,6 +46,10 @@ function words(text: string, tokens: string[]): void {
 export function tokenize(text: string): string[] {
   const tokens: string[] = [];
   const lower = splitIdentifiers(text).toLowerCase();
+  if (!HAS_CJK.test(lower)) {
+    words(lower, tokens);
+    return tokens;
+  }
   let from = 0;
   for (const run of lower.matchAll(CJK_RUN)) {
     words(lower.slice(from, run.index), tokens);

@@ -18,6 +18,17 @@ export interface ClauseMergeOptions {
 export const DEFAULT_CLAUSE_MERGE: ClauseMergeOptions = { clauseWeight: 1.1, positionPenalty: 0.06 };
 
 /**
+ * Each candidate's standing in one ranked list: its rerank score, or its fused score relative to the
+ * list's best when the list was not reranked. Past the rerank depth a tool has no comparable score
+ * (undefined): it follows every scored one.
+ */
+export function standings(list: readonly FusedCandidate[]): (candidate: FusedCandidate) => number | undefined {
+  const reranked = list.some((c) => c.rerank?.score !== undefined);
+  const top = Math.max(0, ...list.map((c) => c.fused));
+  return (candidate) => (reranked ? candidate.rerank?.score : top > 0 ? candidate.fused / top : 0);
+}
+
+/**
  * Merges the ranking of the whole request with one ranking per clause: each tool stands at its best
  * value over the lists (its rerank score, or its fused score relative to the list's best when the
  * list was not reranked), so the tool a clause asks for gets a slot near the top even when the
@@ -27,12 +38,10 @@ export function mergeClauseRankings(whole: readonly FusedCandidate[], clauses: r
   const best = new Map<string, { candidate: FusedCandidate; value: number; order: number }>();
   let order = 0;
   const consider = (list: readonly FusedCandidate[], weight: number, penalty: number) => {
-    const reranked = list.some((c) => c.rerank?.score !== undefined);
-    const top = Math.max(0, ...list.map((c) => c.fused));
+    const standingIn = standings(list);
     list.forEach((candidate, position) => {
-      // Past the rerank depth a tool has no comparable score: it follows every scored one.
-      if (reranked && candidate.rerank?.score === undefined) return;
-      const standing = candidate.rerank?.score ?? (top > 0 ? candidate.fused / top : 0);
+      const standing = standingIn(candidate);
+      if (standing === undefined) return;
       const value = weight * standing - penalty * position;
       const seen = best.get(candidate.id);
       if (!seen || value > seen.value) best.set(candidate.id, { candidate, value, order: seen?.order ?? order++ });

@@ -166,13 +166,15 @@ describe('ToolRetriever rerank stage and clauses', () => {
     expect(hits.map((h) => h.score)).toEqual([hits[0].rerank?.score, last, ...hits.slice(2).map(() => last)]);
   });
 
-  it('sorts hits by the score it reports: the feature reranker scores every candidate, past any depth', async () => {
-    const retriever = new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder(), { ...whole, rerankDepth: 1 }, new FeatureReranker());
+  it('sorts hits by the score it reports: the rerank score, carried past the rerank depth', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder(), whole, new FeatureReranker());
     await retriever.indexTools(catalog);
     const { hits } = await retriever.search('water quality of a crop', 5, everything);
     expect(hits.length).toBeGreaterThan(2);
     for (const hit of hits) expect(hit.score).toBe(hit.rerank?.score);
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1].score).toBeGreaterThanOrEqual(hits[i].score);
+    const shallow = (await new ToolRetriever(retriever.index, new HashingEmbedder(), { ...whole, rerankDepth: 1 }, new FeatureReranker()).search('water quality of a crop', 5, everything)).hits;
+    expect(shallow.map((h) => h.score)).toEqual(shallow.map(() => shallow[0].rerank?.score));
     // Without a reranker, the fused score relative to the best: the first hit 1, in fused order.
     const plain = (await new ToolRetriever(retriever.index, new HashingEmbedder(), whole).search('water quality of a crop', 5, everything)).hits;
     expect(plain.map((h) => h.score)).toEqual(plain.map((h) => h.fused / plain[0].fused));

@@ -7,7 +7,7 @@ import { canRead, type Embedder } from '../embedding/embedder.port';
 import type { IndexedTool, RankedHit, ToolIndex, ToolSearchFilter } from '../index/tool-index.port';
 import type { Reranker } from '../rerank/reranker.port';
 import { indexDocuments, indexVectorsPending, SearchStageTimer, searchesTotal } from '../telemetry/retrieval.instruments';
-import { type ClauseMergeOptions, DEFAULT_CLAUSE_MERGE, mergeClauseRankings } from './coverage.merger';
+import { type ClauseMergeOptions, DEFAULT_CLAUSE_MERGE, mergeClauseRankings, type RankedCandidate, standings } from './coverage.merger';
 import { DEFAULT_DECOMPOSITION, type DecompositionOptions, decomposeQuery } from './query.decomposer';
 import { type FusedCandidate, reciprocalRankFusion } from './rank.fusion';
 
@@ -21,7 +21,7 @@ export interface FunnelOptions {
    * is then "no tool fits" rather than the least bad tools.
    */
   minSimilarity: number;
-  /** Fused candidates (per clause) a costly reranker reorders; the rest keep their fused order. One that scores every candidate (`scoresEveryCandidate`) gets them all. */
+  /** Fused candidates (per clause) the reranker reorders; the rest keep their fused order (and carry the ranking score above them). */
   rerankDepth?: number;
   /**
    * Multi-part requests are split into clauses, each searched (both sides, fusion, rerank) on its own
@@ -50,7 +50,8 @@ export interface RetrievedTool extends FusedCandidate {
   /**
    * The score the hits are sorted by: the rerank score (for a request split into clauses, the tool's
    * best standing over the request and its clauses), or the fused score relative to the best without a
-   * reranker. A hit past a costly reranker's depth has none of its own and carries the one above it.
+   * reranker. A hit past the rerank depth (`rerankDepth`, beyond any usual k) has none of its own and
+   * carries the one above it, so the hits stay sorted by it.
    */
   score: number;
   /** Set while vectors are still being computed: found by BM25 and the vectors there are, e.g. `vectors 12/22` (of the tools the caller may discover). */
@@ -263,7 +264,7 @@ export class ToolRetriever {
     const fused = stages.timeSync('fusion', () => reciprocalRankFusion(lexical, semantic, this.options.weights, this.options.rrfK));
     const reranker = this.reranker;
     if (!reranker || fused.length === 0) return { lexical, semantic, ranked: fused };
-    const depth = reranker.scoresEveryCandidate ? fused.length : (this.options.rerankDepth ?? DEFAULT_RERANK_DEPTH);
+    const depth = this.options.rerankDepth ?? DEFAULT_RERANK_DEPTH;
     const head = await stages.time('rerank', () =>
       reranker.rerank(
         text,
@@ -290,12 +291,16 @@ export class ToolRetriever {
         ]);
         const [whole, ...parts] = await Promise.all(texts.map((t, i) => this.rankOne(t, lexical[i], vectors[i], filter, text, stages)));
         const noMatch = whole.lexical.length === 0 && (whole.semantic[0]?.score ?? Number.NEGATIVE_INFINITY) < this.options.minSimilarity;
-        // One merge for every request (a whole request alone keeps its order), so each hit has the value it is sorted by.
-        const merged = mergeClauseRankings(
-          whole.ranked,
-          parts.map((part, index) => part.ranked.map((c) => ({ ...c, clause: { index, text: clauses[index] } }))),
-          this.options.clauseMerge ?? DEFAULT_CLAUSE_MERGE,
-        );
+        const merged: RankedCandidate[] =
+          parts.length === 0
+            ? whole.ranked
+            : mergeClauseRankings(
+                whole.ranked,
+                parts.map((part, index) => part.ranked.map((c) => ({ ...c, clause: { index, text: clauses[index] } }))),
+                this.options.clauseMerge ?? DEFAULT_CLAUSE_MERGE,
+              );
+        // A whole request's list is already in order: its standings are the values it is sorted by.
+        const rankingOf = parts.length === 0 ? standings(whole.ranked) : (c: RankedCandidate) => c.ranking;
         span.setAttributes({
           'toolgate.lexical_hits': whole.lexical.length,
           'toolgate.semantic_hits': whole.semantic.length,
@@ -310,9 +315,10 @@ export class ToolRetriever {
         let carried = 0;
         const hits = noMatch
           ? []
-          : merged.slice(0, k).map(({ ranking, ...c }, i) => {
-              carried = ranking ?? carried;
-              return { ...c, rank: i + 1, score: carried, ...(degraded ? { degraded } : {}) };
+          : merged.slice(0, k).map((candidate, i) => {
+              carried = rankingOf(candidate) ?? carried;
+              const { ranking: _, ...hit } = candidate;
+              return { ...hit, rank: i + 1, score: carried, ...(degraded ? { degraded } : {}) };
             });
         stages.record(this.index.driver);
         searchesTotal.inc({ driver: this.index.driver, outcome: degraded ? 'degraded' : hits.length === 0 ? 'no_match' : 'hits' });

@@ -74,7 +74,6 @@ export interface FeatureScores extends Record<keyof FeatureWeights, number> {}
  */
 export class FeatureReranker extends Reranker {
   readonly name = 'feature';
-  override readonly scoresEveryCandidate = true;
   private readonly terms = new WeakMap<ToolDocument, DocTerms>();
 
   constructor(

@@ -13,11 +13,6 @@ export interface RerankCandidate {
  */
 export abstract class Reranker {
   abstract readonly name: string;
-  /**
-   * True when a candidate costs next to nothing to score (no model call): the funnel then hands it every
-   * fused candidate, so every hit has a rerank score; otherwise only the head (`rerankDepth`).
-   */
-  readonly scoresEveryCandidate: boolean = false;
   /** `request`: the whole request when `query` is one clause of it (the same text otherwise). */
   abstract rerank(query: string, candidates: readonly RerankCandidate[], request?: string): Promise<FusedCandidate[]>;
 }
