@@ -8,9 +8,12 @@ const STOP_WORDS = new Set(
 export const splitIdentifiers = (text: string): string => text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
 
 /** Scripts written without spaces between words (Chinese, Japanese) or indexed the same way (Korean). */
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
-/** The same scripts, tested once: most text holds none, and is then read without looking for runs. */
-const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]';
+const CJK_RUN = new RegExp(`${CJK}+`, 'gu');
+const ANY_CJK = new RegExp(CJK, 'u');
+
+/** True when the text holds a character of a CJK script: most text holds none, and is then read without looking for runs. */
+export const hasCjk = (text: string): boolean => ANY_CJK.test(text);
 
 /**
  * A CJK run's overlapping character pairs, then its characters ("换算成" -> 换算 算成 换 算 成): the usual
@@ -26,7 +29,7 @@ function bigrams(run: string): string[] {
 
 /** Share of a text's letters written in CJK scripts (0 for a text without letters). */
 export function cjkShare(text: string): number {
-  if (!HAS_CJK.test(text)) return 0;
+  if (!hasCjk(text)) return 0;
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
   if (letters === 0) return 0;
   let cjk = 0;
@@ -46,7 +49,7 @@ function words(text: string, tokens: string[]): void {
 export function tokenize(text: string): string[] {
   const tokens: string[] = [];
   const lower = splitIdentifiers(text).toLowerCase();
-  if (!HAS_CJK.test(lower)) {
+  if (!hasCjk(lower)) {
     words(lower, tokens);
     return tokens;
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { ErrorCode, RISK_ORDER, ToolgateError } from '@toolgate/sdk';
-import { tokenize } from '../documents/text.tokenizer';
+import { hasCjk, tokenize } from '../documents/text.tokenizer';
 import { LEARNED_WEIGHT, type ToolDocument, weightedFields } from '../documents/tool.document';
 import { type IndexedTool, type RankedHit, ToolIndex, type ToolSearchFilter } from '../index/tool-index.port';
 import { globToRegexp } from './glob-to-regexp.util';
@@ -460,7 +460,7 @@ function source({ doc, vectors, learnedVectors }: IndexedTool, model: string) {
  * points ("换算" -> "cjk6362x7b97"), one token to it: both drivers then score the same bigrams.
  */
 export function indexTerm(term: string): string {
-  if (!/[^\p{ASCII}]/u.test(term) || !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(term)) return term;
+  if (!hasCjk(term)) return term;
   return `cjk${[...term].map((char) => (char.codePointAt(0) as number).toString(16)).join('x')}`;
 }
 

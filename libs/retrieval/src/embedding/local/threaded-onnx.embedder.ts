@@ -9,7 +9,7 @@ import { OnnxEmbedder } from './onnx.embedder';
 type Request = { id: number; texts: string[] } | { id: number; text: string; parts: string[] };
 type WorkerError = { code?: string; message: string; stack?: string };
 type Reply = { id: number; vectors: Float32Array } | { id: number; error: WorkerError };
-type Boot = { ready: { model: string; dimensions: number } } | { failed: WorkerError };
+type Boot = { ready: { model: string; dimensions: number; languages?: readonly string[] } } | { failed: WorkerError };
 type WaitingTexts = { texts: string[]; resolve: (vectors: Float32Array[]) => void; reject: (error: Error) => void };
 
 /** Texts sent to the worker in one batch at most (a larger single call goes alone, as it came). */
@@ -26,7 +26,7 @@ function embedderWorkerMain(): void {
   const described = (error: unknown) => ({ code: (error as { code?: string }).code, message: (error as Error).message ?? String(error), stack: (error as Error).stack });
   Onnx.load(workerData.dir, workerData.threads).then(
     (embedder) => {
-      port.postMessage({ ready: { model: embedder.model, dimensions: embedder.dimensions } });
+      port.postMessage({ ready: { model: embedder.model, dimensions: embedder.dimensions, languages: embedder.languages } });
       port.on('message', async (request: Request) => {
         try {
           const vectors = 'texts' in request ? await embedder.embed(request.texts) : await embedder.embedWithParts(request.text, request.parts);
@@ -93,8 +93,8 @@ export class ThreadedOnnxEmbedder extends Embedder {
 
   /** Starts the worker and loads the model there; MODEL_UNAVAILABLE (naming the setup command) as OnnxEmbedder.load. */
   static async start(dir: string, threads = 1): Promise<ThreadedOnnxEmbedder> {
-    const { worker, model, dimensions } = await ThreadedOnnxEmbedder.spawn(dir, threads);
-    const embedder = new ThreadedOnnxEmbedder(model, dimensions, OnnxEmbedder.describe(dir).languages, dir, threads);
+    const { worker, model, dimensions, languages } = await ThreadedOnnxEmbedder.spawn(dir, threads);
+    const embedder = new ThreadedOnnxEmbedder(model, dimensions, languages, dir, threads);
     embedder.attach(worker);
     return embedder;
   }
@@ -109,7 +109,7 @@ export class ThreadedOnnxEmbedder extends Embedder {
     return new ThreadedOnnxEmbedder(model, dimensions, languages, dir, threads);
   }
 
-  private static spawn(dir: string, threads: number): Promise<{ worker: Worker; model: string; dimensions: number }> {
+  private static spawn(dir: string, threads: number): Promise<{ worker: Worker } & Extract<Boot, { ready: unknown }>['ready']> {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { entry: builtOnnxModule(), dir, threads } });
     return new Promise((resolve, reject) => {
       const onExit = (code: number) => reject(new ToolgateError(ErrorCode.MODEL_UNAVAILABLE, `the embedding worker exited (code ${code}) while loading the model`));
