@@ -171,7 +171,7 @@ describe('Toolgate as an MCP server', () => {
     expect(called.structuredContent).toMatchObject({ status: 'SUCCEEDED', output: { result: 42 } });
   });
 
-  it('writes nothing but JSON-RPC to stdout over stdio, even with logs at debug', async () => {
+  it('writes nothing but JSON-RPC to stdout over stdio, even with logs at debug, and answers bad lines without closing', async () => {
     const child = spawn(process.execPath, [join(REPO_ROOT, 'apps', 'gateway', 'bin', 'toolgate.js'), 'mcp', 'serve', '--key', KEY], {
       cwd: REPO_ROOT,
       env: { ...stdioEnv, LOG_LEVEL: 'debug' },
@@ -190,14 +190,22 @@ describe('Toolgate as an MCP server', () => {
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'no/such/method' });
+    // What a broken or hostile client writes: a line that is not JSON, JSON that is not JSON-RPC, and a
+    // message over TOOLGATE_MAX_BODY_BYTES (16 MiB). Each is answered; the connection stays open.
+    child.stdin.write('{"jsonrpc":"2.0","id":5,"method":\n');
+    send({ id: 6, method: 'tools/list' });
+    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'search_tools', arguments: { query: 'x'.repeat(17 * 1024 * 1024) } } });
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'call_tool', arguments: { id: 'calculator/evaluate', arguments: { expression: '1 + 1' } } } });
     await answered;
     child.stdin.end();
     const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     const lines = stdout.split('\n').filter((line) => line !== '');
-    const messages = lines.map((line) => JSON.parse(line) as { jsonrpc: string; id?: number; error?: { code: number } });
+    const messages = lines.map((line) => JSON.parse(line) as { jsonrpc: string; id?: number | null; error?: { code: number } });
     expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
     expect(messages.find((m) => m.id === 2)?.error?.code).toBe(-32601);
+    expect(messages.filter((m) => m.error?.code === -32700)).toEqual([{ jsonrpc: '2.0', id: null, error: expect.objectContaining({ message: expect.stringMatching(/not valid JSON/) }) }]);
+    expect(messages.find((m) => m.id === 6)?.error?.code).toBe(-32600);
+    expect(messages.find((m) => m.id === 4)).toMatchObject({ error: { code: -32000, message: expect.stringContaining('TOOLGATE_MAX_BODY_BYTES'), data: { code: 'INVALID_ARGUMENTS' } } });
     expect(messages.find((m) => m.id === 3)).toMatchObject({ result: { structuredContent: { status: 'SUCCEEDED' } } });
     // The logs went to stderr instead (debug level: the boot is there).
     expect(stderr).toContain('"msg":"serving MCP over stdio"');

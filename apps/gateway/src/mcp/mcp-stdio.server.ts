@@ -12,6 +12,7 @@ import { BOOT_OPTIONS } from '../gateway.server';
 import { startTracing } from '../tracing/tracing.bootstrap';
 import { SyncToolIndexUseCase } from '../use-cases/sync-tool-index.use-case';
 import { McpServerFactory } from './mcp-server.factory';
+import { StdioLineGate } from './stdio-line.gate';
 
 /**
  * `toolgate mcp serve`: the core without HTTP, serving MCP over stdin/stdout as the principal of the
@@ -48,8 +49,14 @@ export async function serveMcpStdio(config: AppConfig, key: string | undefined):
   }
   const logger = new NestLogger('Mcp');
   const servers = app.get(McpServerFactory);
-  // One message over TOOLGATE_MAX_BODY_BYTES ends the connection (the SDK's stdio bound), as the HTTP body limit refuses it.
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: config.gateway.TOOLGATE_MAX_BODY_BYTES });
+  // The gate answers what the transport would drop or close the connection over (a line over TOOLGATE_MAX_BODY_BYTES,
+  // one not JSON-RPC); the transport's own bound then only has to hold one accepted line.
+  const maxBytes = config.gateway.TOOLGATE_MAX_BODY_BYTES;
+  const gate = new StdioLineGate(maxBytes, (refusal) => {
+    logger.warn({ code: refusal.error.code, id: refusal.id }, `MCP stdio message refused: ${refusal.error.message}`);
+    process.stdout.write(`${JSON.stringify(refusal)}\n`);
+  });
+  const transport = new StdioServerTransport(process.stdin.pipe(gate), process.stdout, { maxBufferSize: 2 * maxBytes + 2 });
   const handle = serveStdio(() => servers.create(principal), { transport, onerror: (error) => logger.warn({ err: error }, 'MCP stdio error') });
   logger.log({ tenant: principal.tenant, subject: principal.subject }, 'serving MCP over stdio');
   await new Promise<void>((resolve) => {
