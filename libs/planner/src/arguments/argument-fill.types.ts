@@ -10,6 +10,11 @@ export interface ArgumentFillContext {
   imageText?: string;
   /** Values already bound (e.g. from earlier steps or the session); the filler does not overwrite them. */
   given?: Record<string, unknown>;
+  /**
+   * The tool the arguments are for: given, its name and description let the one required text field
+   * the words do not point at take the request's leftover words (a guess, reported in `guessed`).
+   */
+  tool?: { name: string; description?: string };
 }
 
 export interface ArgumentFill {
@@ -26,6 +31,8 @@ export interface ArgumentFill {
   each?: Record<string, unknown>[];
   /** Which text span each value came from, for explanations; keyed like `arguments`. */
   evidence: Record<string, string>;
+  /** Fields filled from the words left over rather than from words that point at them: less sure. */
+  guessed?: string[];
 }
 
 /** A stretch of the task text a value was read from. */

@@ -119,3 +119,99 @@ describe('clarifyQuestion', () => {
     expect(clarifyQuestion('Convert units', fillArguments('5 km to miles', convert, context), convert)).toBeUndefined();
   });
 });
+
+describe('fillArguments: quantities by what they measure', () => {
+  const ride: JsonSchema = {
+    type: 'object',
+    properties: {
+      distance: { type: 'number', description: 'How far the ride went.' },
+      duration: { type: 'number', description: 'How long the ride took.' },
+      unit: { type: 'string', description: 'Unit of the answer.' },
+    },
+    required: ['distance', 'duration'],
+  };
+
+  it('gives each field the amount whose unit measures what the field names, wherever the words are', () => {
+    expect(fillArguments('A cyclist rode for 45 minutes and covered 18 km; how fast was that?', ride, context).arguments).toMatchObject({ distance: 18, duration: 45 });
+    expect(fillArguments('It took 2 hours to ride 50 miles, what is the pace?', ride, context).arguments).toMatchObject({ distance: 50, duration: 2 });
+  });
+
+  it('never gives a field an amount of another quantity, and asks when two amounts of its own quantity tie', () => {
+    const speed: JsonSchema = {
+      type: 'object',
+      properties: { start_velocity: { type: 'number' }, elapsed_time: { type: 'number' } },
+      required: ['start_velocity', 'elapsed_time'],
+    };
+    const fill = fillArguments('from rest, for 12 seconds', speed, context);
+    expect(fill.arguments).toEqual({ elapsed_time: 12 });
+    expect(fill.missing.map((m) => m.path)).toEqual(['/start_velocity']);
+    expect(fillArguments('a ride of 5 km or 8 km in 20 minutes', ride, context).ambiguous).toContainEqual({ path: '/distance', options: [5, 8] });
+  });
+
+  it('reads the compound unit a description writes ("in meters/second^2") and keeps a denominator from pointing', () => {
+    const motion: JsonSchema = {
+      type: 'object',
+      properties: {
+        initial_speed: { type: 'number', description: 'Starting speed in meters/second.' },
+        acceleration: { type: 'number', description: 'Acceleration in meters/second^2.' },
+        time: { type: 'number', description: 'Time in seconds.' },
+      },
+      required: ['initial_speed', 'acceleration', 'time'],
+    };
+    expect(fillArguments('Speeding up at 1.5 meters/second^2 for 8 seconds from 3 meters/second, where does it end?', motion, context).arguments).toEqual({
+      initial_speed: 3,
+      acceleration: 1.5,
+      time: 8,
+    });
+  });
+
+  it('gives fields the words point at alike their values in the order written', () => {
+    const pair: JsonSchema = {
+      type: 'object',
+      properties: { integer_a: { type: 'integer', description: 'One integer.' }, integer_b: { type: 'integer', description: 'Another integer.' } },
+      required: ['integer_a', 'integer_b'],
+    };
+    expect(fillArguments('the least common multiple of the integers 12 and 18', pair, context).arguments).toEqual({ integer_a: 12, integer_b: 18 });
+    const mixing: JsonSchema = {
+      type: 'object',
+      properties: { mass1: { type: 'number' }, temp1: { type: 'number' }, mass2: { type: 'number' }, temp2: { type: 'number' } },
+      required: ['mass1', 'temp1', 'mass2', 'temp2'],
+    };
+    expect(fillArguments('Mix 3 kg of oil at 80 degrees Celsius with 5 kg of oil at 20 degrees Celsius', mixing, context).arguments).toEqual({ mass1: 3, temp1: 80, mass2: 5, temp2: 20 });
+  });
+
+  it('reads "350K" as kelvin for a temperature and as thousands for anything else', () => {
+    const gas: JsonSchema = {
+      type: 'object',
+      properties: { start_temperature: { type: 'number' }, end_temperature: { type: 'number' }, budget: { type: 'number' } },
+      required: ['start_temperature', 'end_temperature'],
+    };
+    expect(fillArguments('cool the gas from 350K to 280K with a budget of $40K', gas, context).arguments).toEqual({ start_temperature: 350, end_temperature: 280, budget: 40000 });
+  });
+});
+
+describe('fillArguments: the words left over', () => {
+  const melting: JsonSchema = {
+    type: 'object',
+    properties: { substance: { type: 'string', description: 'What to look up.' }, pressure: { type: 'number', description: 'Pressure in atm.' } },
+    required: ['substance'],
+  };
+  const tool = { name: 'materials.melting_point', description: 'The melting point of a substance at a given pressure.' };
+
+  it('gives the one open text field the words that neither name the tool nor went elsewhere, and says it guessed', () => {
+    const fill = fillArguments("What's the melting point of tin at 2 atm?", melting, { ...context, tool });
+    expect(fill.arguments).toEqual({ substance: 'tin', pressure: 2 });
+    expect(fill.guessed).toEqual(['substance']);
+    // Several leftover phrases, one of them a name: the name.
+    const named = fillArguments('Tell me the melting point of Gallium under normal pressure quickly', melting, { ...context, tool });
+    expect(named.arguments.substance).toBe('Gallium');
+  });
+
+  it('guesses nothing without the tool, from verbs, or from two leftover phrases of which none is a name', () => {
+    expect(fillArguments("What's the melting point of tin at 2 atm?", melting, context).missing.map((m) => m.path)).toEqual(['/substance']);
+    expect(fillArguments('Who melted the point yesterday?', melting, { ...context, tool }).arguments).toEqual({});
+    const two = fillArguments('melting point of solder wire or candle wax', melting, { ...context, tool });
+    expect(two.arguments).toEqual({});
+    expect(two.guessed).toBeUndefined();
+  });
+});

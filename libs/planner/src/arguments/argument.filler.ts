@@ -8,6 +8,7 @@ import { Filling, joinedAsList } from './filling.state';
 import { fillNumberList, fillNumberMap, fillOperations, fillSortKeys, fillStringList } from './list.filler';
 import { fillCurrencies, fillNumbers, fillUnits } from './number.filler';
 import { fillPhrases } from './phrase.filler';
+import { fillResidual } from './residual.filler';
 import { refusedArguments } from './schema.check';
 import { type SchemaField, schemaFields } from './schema.fields';
 import { fillEmail, fillExpression, fillPath, fillPersonName, fillTexts, fillUrl } from './string.filler';
@@ -62,8 +63,10 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillPersonName(state, open('text'));
   fillTexts(state, open('text'));
   fillPhrases(state, [...open('text'), ...open('unit')]);
+  const guessed = context.tool ? fillResidual(state, open('text'), fields, context.tool) : undefined;
 
   dropInvalid(state, inputSchema);
+  if (guessed && guessed.name in state.fill.arguments) state.fill.guessed = [guessed.name];
   return state;
 }
 

@@ -81,5 +81,6 @@ export function spreadClauses(whole: Filling, fields: SchemaField[], fillClause:
   if (calls.some((args) => fields.some((f) => f.required && !f.hasDefault && args[f.name] === undefined))) return undefined;
   if (new Set(calls.map((c) => JSON.stringify(c))).size < calls.length) return undefined;
   const common = Object.fromEntries(Object.entries(calls[0]).filter(([name, value]) => calls.every((c) => JSON.stringify(c[name]) === JSON.stringify(value))));
-  return { arguments: common, each: calls, missing: [], ambiguous: [], evidence: whole.fill.evidence };
+  const guessed = [...new Set([whole, ...fills].flatMap((f) => f.fill.guessed ?? []))];
+  return { arguments: common, each: calls, missing: [], ambiguous: [], evidence: whole.fill.evidence, ...(guessed.length > 0 ? { guessed } : {}) };
 }

@@ -24,6 +24,25 @@ describe('extractNumbers', () => {
     ]);
   });
 
+  it('reads scientific notation, never an exponent as a quantity, and compound units whole', () => {
+    const found = extractNumbers('charges of 1.6e-19 and -3E+2, accelerating at 9.8 m/s^2 (x^2 grows), heat capacity 5J/K, 12 meters/second, 0.5 g/mol');
+    expect(found.map((n) => [n.value, n.unit?.text])).toEqual([
+      [1.6e-19, undefined],
+      [-300, undefined],
+      [9.8, 'm/s^2'],
+      [5, 'J/K'],
+      [12, 'meters/second'],
+      [0.5, 'g/mol'],
+    ]);
+  });
+
+  it('keeps the kelvin reading of "300K" beside the thousands, and none for "300k" or "$300K"', () => {
+    const [kelvin, thousands, dollars] = extractNumbers('300K, 300k and $300K');
+    expect([kelvin.value, kelvin.kelvin]).toEqual([300000, 300]);
+    expect([thousands.value, thousands.kelvin]).toEqual([300000, undefined]);
+    expect([dollars.value, dollars.kelvin]).toEqual([300000, undefined]);
+  });
+
   it('keeps both readings of a word that is a unit and a currency', () => {
     const [pounds] = extractNumbers('2.5 pounds');
     expect(pounds.unit?.text).toBe('pounds');

@@ -1,7 +1,7 @@
 import type { Span } from './argument-fill.types';
 import { type CurrencyHit, currencySymbolAt, currencyWordAt } from './currency.lexicon';
 import { overlaps } from './text-span.util';
-import { SHORT_UNIT_WORDS, type UnitEntry, unitAt } from './unit.lexicon';
+import { SHORT_UNIT_WORDS, type UnitEntry, unitAt, unitRatioAt } from './unit.lexicon';
 
 export interface NumberMention extends Span {
   value: number;
@@ -13,6 +13,8 @@ export interface NumberMention extends Span {
   currency?: CurrencyHit & Span;
   /** The unit or currency is the next number's ("5 or 6 feet"), not written here. */
   shared?: boolean;
+  /** "300K" read as kelvin rather than thousands. */
+  kelvin?: number;
 }
 
 export interface UnitMention extends UnitEntry, Span {
@@ -24,7 +26,7 @@ export interface CurrencyMention extends CurrencyHit, Span {
   attached: boolean;
 }
 
-const NUMBER = /(?<![\w.])([-−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(thousand|million|billion|bn|mn|k|K)(?![A-Za-z])|(m|M)(?=\s*(?:[A-Z]{3}\b|[$€£¥₹])))?/g;
+const NUMBER = /(?<![\w.^])([-−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?([eE][-+−]?\d{1,3}(?![\w.]))?(?:\s?(thousand|million|billion|bn|mn|k|K)(?![A-Za-z])|(m|M)(?=\s*(?:[A-Z]{3}\b|[$€£¥₹])))?/g;
 const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, K: 1e3, million: 1e6, mn: 1e6, m: 1e6, M: 1e6, billion: 1e9, bn: 1e9 };
 
 const SPELLED: Record<string, number> = {
@@ -59,8 +61,9 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     let start = m.index;
     const end = m.index + m[0].length;
     if (taken.some((t) => overlaps(t, { start, end }))) continue;
-    const scale = m[4] ?? m[5];
-    let value = Number(`${m[1] ? '-' : ''}${m[2].replaceAll(',', '')}${m[3] ?? ''}`) * (scale ? SCALE[scale] : 1);
+    const scale = m[5] ?? m[6];
+    const written = Number(`${m[1] ? '-' : ''}${m[2].replaceAll(',', '')}${m[3] ?? ''}${(m[4] ?? '').replace('−', '-')}`);
+    let value = written * (scale ? SCALE[scale] : 1);
     let currency: NumberMention['currency'];
     // "$5", "US$ 5", "EUR 50" (a code before the amount needs the space: "EUR50" is rare and "ABC123" is an id)
     const prefix = /(?:US\$|C\$|CA\$|A\$|AU\$|NZ\$|HK\$|S\$|R\$|[$€£¥₹₩₽₺₪₱₫฿])\s?$|\b[A-Z]{3} $/.exec(text.slice(Math.max(0, start - 4), start));
@@ -79,12 +82,16 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
       if (hit) currency = { ...hit, start: cursor, end: cursor + hit.text.length };
     }
     // "2.5 pounds" is a weight or money: both readings stay, the field's kind picks one.
-    const unitHit = unitAt(text, cursor);
+    const single = unitAt(text, cursor);
+    const ratio = unitRatioAt(text, cursor);
+    const unitHit = ratio && ratio.text.length > (single?.text.length ?? 0) ? ratio : single;
     if (unitHit) unit = { ...unitHit, start: cursor, end: cursor + unitHit.text.length };
     if (unit && currency && currency.start === cursor && unit.text.length > currency.text.length) currency = undefined;
     start = currency && currency.start < start ? currency.start : start;
     const last = Math.max(end, unit?.end ?? 0, currency?.end ?? 0);
-    found.push({ start, end: last, text: text.slice(start, last), value, digits: { start: m.index, end }, unit, currency });
+    // "300K" is 300 kelvin or 300,000: the field it goes to decides (see kelvinReading).
+    const kelvin = scale === 'K' && !currency ? { kelvin: written } : {};
+    found.push({ start, end: last, text: text.slice(start, last), value, digits: { start: m.index, end }, unit, currency, ...kelvin });
   }
   for (const m of text.matchAll(SPELLED_NUMBER)) {
     const end = m.index + m[0].length;

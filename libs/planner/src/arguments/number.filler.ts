@@ -2,7 +2,7 @@
 import { countedNameWords, type Filling, fieldScore, shareListScores } from './filling.state';
 import { extractCurrencies, extractUnits, type NumberMention } from './number.extractor';
 import type { SchemaField } from './schema.fields';
-import { stem, wordMatches } from './text-span.util';
+import { contentWords, stem, wordMatches } from './text-span.util';
 
 const TIME_UNIT_MS: Record<string, number> = {
   ms: 1,
@@ -26,8 +26,12 @@ function asFraction(text: string, field: SchemaField, mention: NumberMention): b
   return (field.schema as { type?: string }).type === 'number' && (/\bdecimal|\bfraction/i.test(description) || !/percent|%/i.test(`${field.name} ${description}`));
 }
 
+/** A field about temperatures reads "300K" as 300 kelvin, any other as 300,000. */
+const aboutTemperature = (field: SchemaField) => [...field.nameWords, ...field.descriptionWords].some((w) => /^(?:kelvin|temperature|temp)$/.test(w));
+
 function numericValue(text: string, field: SchemaField, mention: NumberMention): number | undefined {
-  let value = asFraction(text, field, mention) ? Number((mention.value / 100).toPrecision(12)) : mention.value;
+  const written = mention.kelvin !== undefined && aboutTemperature(field) ? mention.kelvin : mention.value;
+  let value = asFraction(text, field, mention) ? Number((written / 100).toPrecision(12)) : written;
   // A field counted in milliseconds takes "5 seconds" as 5000.
   if (/Ms$|_ms$/.test(field.name) && mention.unit) {
     const factor = TIME_UNIT_MS[mention.unit.text.toLowerCase()];
@@ -41,15 +45,70 @@ function numericValue(text: string, field: SchemaField, mention: NumberMention):
   return value;
 }
 
+/**
+ * The field says it is measured in the unit written: "10 meters/second" for "in meters/second", "5
+ * seconds" for "in seconds" — but not for "in meters/second", whose seconds divide.
+ */
+/** Words a field's name uses for a quantity the unit lexicon knows ("duration" is a time, "weight" a mass). */
+const QUANTITY_NAMES: Record<string, readonly string[]> = {
+  time: ['time', 'duration', 'period', 'interval', 'elapsed', 'delay', 'timeout'],
+  length: ['length', 'distance', 'height', 'width', 'depth', 'radius', 'diameter', 'altitude', 'elevation', 'thickness'],
+  mass: ['mass', 'weight'],
+  speed: ['speed', 'velocity'],
+  temperature: ['temperature', 'temp'],
+  volume: ['volume'],
+  area: ['area'],
+  energy: ['energy'],
+  pressure: ['pressure'],
+  power: ['power'],
+};
+
+/** The quantity a field's name says it holds, when it says exactly one. */
+function namedQuantity(field: SchemaField): string | undefined {
+  const named = Object.entries(QUANTITY_NAMES).filter(([, words]) => countedNameWords(field).some((w) => words.includes(w)));
+  return named.length === 1 ? named[0][0] : undefined;
+}
+
+/**
+ * How a number's unit fits a field: +2.5 when the field is measured in it or names its quantity
+ * ("5 seconds" for `duration`), undefined (never its value) when the field names another quantity
+ * ("5 seconds" is no `initial_velocity`, "20 kg" no `temperature1`), 0 otherwise.
+ */
+function unitFit(field: SchemaField, mention: NumberMention): number | undefined {
+  const { unit } = mention;
+  if (mention.kelvin !== undefined && aboutTemperature(field)) return 2.5;
+  if (!unit) return 0;
+  if (measuredIn(field, unit.text)) return 2.5;
+  const quantity = namedQuantity(field);
+  if (!quantity || !(unit.quantity in QUANTITY_NAMES)) return 0;
+  return quantity === unit.quantity ? 2.5 : undefined;
+}
+
+function measuredIn(field: SchemaField, unit: string): boolean {
+  const description = String(field.schema.description ?? '');
+  if (unit.includes('/')) return new RegExp(`(?<![\\w/])${unit.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w^/²³])`, 'i').test(description);
+  const undivided = contentWords(description.replace(/(?:\/|\bper\s+)[A-Za-z]+/g, ' '));
+  return [...countedNameWords(field), ...undivided].some((w) => wordMatches(w, stem(unit)));
+}
+
+interface NumberPair {
+  field: SchemaField;
+  mention: NumberMention;
+  value: number;
+  score: number;
+}
+
 export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaField[]): void {
   const numbers = state.numbers.filter((n) => state.isFree({ ...n.digits, text: '' }));
   const quantityField = (f: SchemaField) => all.some((g) => (g.kind === 'unit' || g.kind === 'currency') && g !== f) && f.required;
-  const pairs: { field: SchemaField; mention: NumberMention; value: number; score: number }[] = [];
+  const pairs: NumberPair[] = [];
   for (const field of fields) {
     for (const mention of numbers) {
       const value = numericValue(state.text, field, mention);
       if (value === undefined) continue;
-      let score = fieldScore(state, field, mention) + (mention.unit && [...countedNameWords(field), ...field.descriptionWords].some((w) => wordMatches(w, stem(mention.unit?.text ?? ''))) ? 2.5 : 0);
+      const fit = unitFit(field, mention);
+      if (fit === undefined) continue;
+      let score = fieldScore(state, field, mention) + fit;
       if (quantityField(field) && (mention.unit || mention.currency)) score += 3;
       if (quantityField(field) && !mention.unit && !mention.currency && all.some((g) => g.kind === 'unit') && numbers.some((n) => n.unit)) score -= 1;
       pairs.push({ field, mention, value, score });
@@ -60,13 +119,17 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
   const done = new Set<SchemaField>();
   // "5 feet or 6 feet to meters": two measured amounts for one quantity is a question.
   for (const field of fields.filter(quantityField)) {
-    const measured = [...new Set(pairs.filter((p) => p.field === field && (p.mention.unit || p.mention.currency)).map((p) => p.value))];
+    const measuredPairs = pairs.filter((p) => p.field === field && (p.mention.unit || p.mention.currency));
+    const best = Math.max(...measuredPairs.map((p) => p.score));
+    // The words or the unit may single one out ("a distance of 50 km for 2 hours"); else it is a question.
+    const measured = [...new Set(measuredPairs.filter((p) => p.score === best).map((p) => p.value))];
     if (measured.length > 1) {
       state.ambiguous(field, measured);
       done.add(field);
     }
   }
   const taken = new Set<NumberMention>();
+  fillAlike(state, fields, pairs, done, taken);
   for (const pair of pairs) {
     if (pair.score <= 0 || done.has(pair.field) || taken.has(pair.mention)) continue;
     const rivals = pairs.filter((p) => p.field === pair.field && p.score === pair.score && !taken.has(p.mention) && p.value !== pair.value);
@@ -87,15 +150,7 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
   // written ("the other two sides as 4 and 5" for x, y); more numbers than fields are a question.
   const unpointed = fields.filter((f) => f.required && !done.has(f));
   const leftover = numbers.filter((n) => !taken.has(n) && unpointed.every((f) => pairs.some((p) => p.field === f && p.mention === n && p.score >= 0)));
-  if (unpointed.length > 1 && leftover.length === unpointed.length) {
-    unpointed.forEach((field, i) => {
-      const pair = pairs.find((p) => p.field === field && p.mention === leftover[i]);
-      if (!pair) return;
-      taken.add(pair.mention);
-      done.add(field);
-      state.set(field, { value: pair.value, span: pair.mention });
-    });
-  }
+  if (unpointed.length > 1 && leftover.length === unpointed.length) fillInOrder(state, unpointed, leftover, pairs, done, taken);
   for (const field of fields.filter((f) => f.required && !done.has(f))) {
     const left = pairs.filter((p) => p.field === field && !taken.has(p.mention) && p.score >= 0);
     const values = [...new Set(left.map((p) => p.value))];
@@ -104,6 +159,41 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
       state.set(field, { value: left[0].value, span: left[0].mention });
     } else if (values.length > 1) state.ambiguous(field, values);
   }
+}
+
+/**
+ * Fields the words point at alike ("two numbers: 40 and 50" for num1 and num2; "masses of 20 kg and
+ * 15 kg" for mass1 and mass2) take as many values as there are of them, in the order both are
+ * written: the schema's order is the tool's own (first, second).
+ */
+function fillAlike(state: Filling, fields: SchemaField[], pairs: NumberPair[], done: Set<SchemaField>, taken: Set<NumberMention>): void {
+  const groups = new Map<string, SchemaField[]>();
+  for (const field of fields) {
+    if (done.has(field)) continue;
+    const pointed = pairs.filter((p) => p.field === field && p.score > 0);
+    if (pointed.length < 2) continue;
+    const key = pointed
+      .sort((a, b) => a.mention.start - b.mention.start)
+      .map((p) => `${p.mention.start}:${p.score}:${p.value}`)
+      .join(' ');
+    groups.set(key, [...(groups.get(key) ?? []), field]);
+  }
+  for (const group of groups.values()) {
+    const mentions = [...new Set(pairs.filter((p) => p.field === group[0] && p.score > 0).map((p) => p.mention))].sort((a, b) => a.start - b.start);
+    if (group.length < 2 || mentions.length !== group.length || mentions.some((m) => taken.has(m))) continue;
+    fillInOrder(state, group, mentions, pairs, done, taken);
+  }
+}
+
+/** The k-th field takes the k-th mention. */
+function fillInOrder(state: Filling, fields: SchemaField[], mentions: NumberMention[], pairs: NumberPair[], done: Set<SchemaField>, taken: Set<NumberMention>): void {
+  fields.forEach((field, i) => {
+    const pair = pairs.find((p) => p.field === field && p.mention === mentions[i]);
+    if (!pair) return;
+    taken.add(pair.mention);
+    done.add(field);
+    state.set(field, { value: pair.value, span: pair.mention });
+  });
 }
 
 /** Currency codes; one written against the amount ("20 USD") is the source side. */

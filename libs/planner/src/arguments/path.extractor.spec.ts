@@ -12,6 +12,11 @@ describe('extractPaths', () => {
     expect(extractPaths('recursively list docs/')).toEqual([expect.objectContaining({ value: 'docs/', folder: true })]);
   });
 
+  it('does not take measures in compound units for paths, but keeps paths whose parts only look like units', () => {
+    expect(values('a heat capacity of 5J/K at 9.8m/s^2 in meters/second and kg/m3')).toEqual([]);
+    expect(values('open data/in/report.csv and logs/s')).toEqual(['data/in/report.csv', 'logs/s']);
+  });
+
   it('does not take numbers, speeds, abbreviations or host names for paths', () => {
     expect(values('3.5 kg at 100 km/h, e.g. 1.2.3 on example.com')).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import type { Span } from './argument-fill.types';
 import { overlaps } from './text-span.util';
+import { isMeasure, unitRatioAt } from './unit.lexicon';
 
 export interface PathMention extends Span {
   value: string;
@@ -40,7 +41,7 @@ const NOT_FOLDER_NAMES = new Set([
 ]);
 
 function isPath(token: string): boolean {
-  if (NOT_PATHS.has(token.toLowerCase()) || /^[\d.,/-]+$/.test(token)) return false;
+  if (NOT_PATHS.has(token.toLowerCase()) || /^[\d.,/-]+$/.test(token) || isMeasure(token) || unitRatioAt(token, 0)?.text === token) return false;
   if (token.includes('/')) return /[A-Za-z_]/.test(token) && !/^\/+$/.test(token);
   const file = FILE_NAME.exec(token);
   return file !== null && !HOST_SUFFIXES.has(file[1].toLowerCase()) && !/^\d/.test(file[1]);

@@ -27,13 +27,17 @@ export function stem(word: string): string {
   return w;
 }
 
-/** "wordsPerMinute" -> ["words", "per", "minute"]; "max_bytes" -> ["max", "bytes"]. */
+/** "wordsPerMinute" -> ["words", "per", "minute"]; "max_bytes" -> ["max", "bytes"]; "mass1" -> ["mass", "1"]. */
 export function nameWords(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w.toLowerCase());
+  return (
+    name
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      // "temperature1" is the temperature numbered 1, as the text's words split ("sha256" reads "sha", "256").
+      .replace(/([A-Za-z])(\d)/g, '$1 $2')
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .map((w) => w.toLowerCase())
+  );
 }
 
 /** Content words of a description, stemmed, without stop words or examples. */

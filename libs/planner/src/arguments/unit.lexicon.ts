@@ -7,7 +7,7 @@ const UNITS: Record<string, string> = {
     'mm millimeter millimeters millimetre millimetres cm centimeter centimeters centimetre centimetres m meter meters metre metres km kms kilometer kilometers kilometre kilometres in inch inches ft foot feet yd yard yards mi mile miles nmi nautical_mile nautical_miles',
   mass: 'mg milligram milligrams g gram grams kg kgs kilo kilos kilogram kilograms t tonne tonnes metric_ton metric_tons oz ounce ounces lb lbs pound pounds st stone stones ton tons short_ton short_tons',
   temperature:
-    '°C °F °K ℃ ℉ °_C °_F C F K celsius Celsius fahrenheit Fahrenheit kelvin kelvins centigrade rankine degC degF deg_C deg_F degrees_celsius degrees_fahrenheit degrees_Celsius degrees_Fahrenheit',
+    '°C °F °K ℃ ℉ °_C °_F C F K celsius Celsius fahrenheit Fahrenheit kelvin kelvins centigrade rankine degC degF deg_C deg_F degrees_celsius degrees_fahrenheit degrees_Celsius degrees_Fahrenheit degree_celsius degree_fahrenheit degree_Celsius degree_Fahrenheit degrees_C degrees_F degree_C degree_F',
   volume:
     'ml mL milliliter milliliters millilitre millilitres cc l L liter liters litre litres ltr m3 m^3 m³ cm³ cubic_meter cubic_meters cubic_metre cubic_metres tsp teaspoon teaspoons tbsp tablespoon tablespoons floz fl_oz fluid_ounce fluid_ounces cup cups pt pint pints qt quart quarts gal gallon gallons',
   area: 'cm² m² km² ft² in² yd² mi² cm2 m2 km2 sqm sqft sqin sqyd sqmi ha hectare hectares acre acres cm^2 m^2 km^2 ft2 ft^2 in2 yd2 mi2 sq_cm sq_m sq_km sq_ft sq_in sq_yd sq_mi square_meter square_meters square_metre square_metres square_kilometer square_kilometers square_kilometres square_foot square_feet square_inch square_inches square_yard square_yards square_mile square_miles',
@@ -18,6 +18,7 @@ const UNITS: Record<string, string> = {
     'J joule joules kJ kilojoule kilojoules cal calorie calories kcal kilocalorie kilocalories Wh kWh kwh BTU btu btus eV electronvolt electronvolts watt_hour watt_hours kilowatt_hour kilowatt_hours',
   pressure: 'Pa pascal pascals hPa hectopascal hectopascals mbar millibar kPa kilopascal kilopascals bar bars psi atm atmosphere atmospheres mmHg mmhg torr Torr',
   power: 'W watt watts kW kw kilowatt kilowatts MW megawatt megawatts hp horsepower bhp',
+  amount: 'mol mols mole moles mmol millimole millimoles',
 };
 
 export interface UnitEntry {
@@ -95,4 +96,25 @@ export function unitAt(text: string, position: number): UnitEntry | undefined {
     return { text: rest.slice(0, entry.text.length), quantity: entry.quantity };
   }
   return undefined;
+}
+
+const POWER = '(?:\\^[0-9]|[²³23])?';
+const RATIO = new RegExp(`^([A-Za-z°µμ]+${POWER})((?:/[A-Za-z]+${POWER})+)`);
+
+/**
+ * A compound unit written with slashes at `position` ("meters/second^2", "J/K", "g/mol"): every part
+ * a known spelling. Quantity `ratio`; a tool's description that writes the same compound names it.
+ */
+export function unitRatioAt(text: string, position: number): UnitEntry | undefined {
+  const m = RATIO.exec(text.slice(position, position + 4 * (LONGEST_SPELLING + 3)));
+  if (!m || /[A-Za-z0-9_]/.test(text.charAt(position + m[0].length))) return undefined;
+  const parts = m[0].split('/').map((part) => part.replace(/\^[0-9]$|[²³]$/, ''));
+  if (!parts.every((part) => unitAt(part, 0)?.text === part)) return undefined;
+  return { text: m[0], quantity: 'ratio' };
+}
+
+/** "5J/K", "9.8m/s^2": a number glued to a compound unit, which is a measure, never a file path. */
+export function isMeasure(token: string): boolean {
+  const unit = token.replace(/^[\d.,]+/, '');
+  return unit !== token && unit.length > 0 && (unitRatioAt(unit, 0)?.text === unit || unitAt(unit, 0)?.text === unit);
 }

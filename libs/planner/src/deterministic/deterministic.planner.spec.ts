@@ -297,6 +297,16 @@ describe('DeterministicPlanner', () => {
       expect(plan.confidence).toBeGreaterThanOrEqual(0.7);
     });
 
+    it('fills a text field no word points at from the words left over, says so, and is less sure of it', async () => {
+      const melting = candidate('materials/melting-point', 'Melting point of a substance', 1, { input: object({ substance: { type: 'string', description: 'What to look up' } }, ['substance']) });
+      const guessed = await real.plan(task("What's the melting point of tin?"), [melting, stocks], principal);
+      expect(guessed).toMatchObject({ decision: 'USE_TOOLS', steps: [{ arguments: { substance: 'tin' } }] });
+      expect(guessed.explanation).toContain('substance of materials/melting-point taken from the words the request has left over ("tin")');
+      const sure = await real.plan(task('What is the current weather in Oslo?'), [weather, stocks], principal);
+      expect(guessed.confidence).toBeLessThanOrEqual(0.7);
+      expect(guessed.confidence).toBeLessThan(sure.confidence as number);
+    });
+
     it('is lower for two tools the text cannot tell apart, and lower still when a value is missing', async () => {
       const twin = candidate('weather/now', 'Current weather and temperature in a city', 2, { input: city });
       const tie = await real.plan(task('What is the current weather in Oslo?'), [weather, twin], principal);

@@ -434,7 +434,18 @@ export class DeterministicPlanner extends Planner {
       const links = linksOf[j];
       const bound: Record<string, unknown> = Object.fromEntries(links.map((l) => [l.input, bindingTo(l.fromStep, l.outputPath)]));
       const fill = this.options.fillArguments ?? fillArguments;
-      const { arguments: filled, each } = await fill(draft.subGoal, descriptor.inputSchema, { ...context, given: bound });
+      const {
+        arguments: filled,
+        each,
+        guessed,
+      } = await fill(draft.subGoal, descriptor.inputSchema, { ...context, given: bound, tool: { name: descriptor.name, description: descriptor.description } });
+      if (guessed && guessed.length > 0) {
+        // Words that do not point at the field are a guess: at most 0.7, and under the auto planner's default threshold when the tool choice was not sure either.
+        draft.confidence *= GUESS_CONFIDENCE;
+        notes.push(
+          `${guessed.join(', ')} of ${draft.candidate.id} taken from the words the request has left over (${guessed.map((g) => quote(String(filled[g] ?? each?.[0]?.[g] ?? ''), 40)).join(', ')})`,
+        );
+      }
       // A listed value ("for 5, 10 and 15") is one call per item, unless a later step reads this one's output.
       const copies = each && each.length > 1 && !consumed.has(draft.id) ? each : [undefined];
       const args = { ...filled, ...copies[0], ...bound };
@@ -499,5 +510,8 @@ export class DeterministicPlanner extends Planner {
     if (this.memory.size > REMEMBERED_PLANS) this.memory.delete(this.memory.keys().next().value as string);
   }
 }
+
+/** What a guessed argument leaves of a step's confidence (plan.confidence). */
+const GUESS_CONFIDENCE = 0.7;
 
 const planId = (content: unknown) => `plan-${createHash('sha256').update(canonicalJson(content)).digest('hex').slice(0, 16)}`;

@@ -1,0 +1,69 @@
+// The last resort for one required free-text field: the words of the request that neither say what the
+// tool is ("boiling point", "melting point" for a boiling-point tool) nor went to another field are
+// what the caller supplied ("water").
+import type { Span } from './argument-fill.types';
+import type { Filling } from './filling.state';
+import { isCommonWord, phraseOf, type Token, tokensOf } from './phrase.extractor';
+import type { SchemaField } from './schema.fields';
+import { contentWords, nameWords, overlaps, stem, wordMatches } from './text-span.util';
+import { unitAt } from './unit.lexicon';
+
+/** Words that carry no value of their own in a request: function words, request verbs and fillers. */
+const NOT_VALUES = new Set(
+  `about above across after against along among around as at before behind below beneath beside between beyond but by concerning despite down during
+  except for from in inside into like near of off on onto out outside over past per since through throughout till to toward towards under until up upon
+  via with within without and or nor so yet both either neither whether not no than then also just only even very really too quite rather
+  one two three four five six seven eight nine ten twelve twenty first second third last next latest current recent new old other another
+  all any each every some many much more most few several such same own
+  is are was were be been being am has have had do does did will would shall should can could may might must
+  get gets got give gives find finds show shows tell tells list lists let know knows see look looking search searching want wanted need needed
+  found located based given using used made called named known related associated regarding involving including
+  name names detail details detailed information info data result results value values something anything thing things way ways kind type
+  please thanks thank right now today tonight yesterday tomorrow morning afternoon evening night weekend currently exactly approximately
+  best worst top largest smallest biggest highest lowest greatest fastest longest shortest oldest newest cheapest nearest closest`.split(/\s+/),
+);
+/** A word right after a subject ("who won", "I save") or right before an article ("won the") is a verb, not a value. */
+const SUBJECTS = new Set(['who', 'i', 'we', 'you', 'they', 'he', 'she', 'it', 'which', 'that']);
+const ARTICLES = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 'your', 'its', 'this', 'that', 'these', 'those']);
+
+export interface ResidualTool {
+  name: string;
+  description?: string;
+}
+
+/**
+ * Fills the one required text field still open with the request's leftover words, when they form one
+ * run ("water"), or when of several runs exactly one is a name ("Bitcoin"). Returns the field it
+ * filled: a guess the plan's confidence must show (see `ArgumentFill.guessed`).
+ */
+export function fillResidual(state: Filling, fields: SchemaField[], all: SchemaField[], tool: ResidualTool): SchemaField | undefined {
+  const asked = new Set(state.fill.ambiguous.map((a) => a.path.slice(1)));
+  const open = fields.filter((f) => f.required && !f.hasDefault && !(f.name in state.fill.arguments) && !asked.has(f.name));
+  if (open.length !== 1) return undefined;
+  const known = [...nameWords(tool.name).map(stem), ...contentWords(tool.description), ...all.flatMap((f) => [...f.nameWords, ...f.descriptionWords])];
+  const blocked: Span[] = [...state.used, ...state.opaque, ...state.dates, ...state.paths, ...state.numbers, ...state.urls, ...state.emails];
+  const tokens = tokensOf(state.text);
+  const verbal = (i: number) => SUBJECTS.has(tokens[i - 1]?.value.toLowerCase() ?? '') || ARTICLES.has(tokens[i + 1]?.value.toLowerCase() ?? '');
+  const leftover = (t: Token, i: number) =>
+    !blocked.some((b) => overlaps(b, t)) &&
+    /^[A-Za-z][A-Za-z]/.test(t.value) &&
+    !NOT_VALUES.has(t.value.toLowerCase()) &&
+    !isCommonWord(t.value) &&
+    unitAt(t.value, 0)?.text !== t.value &&
+    !verbal(i) &&
+    !known.some((k) => wordMatches(k, stem(t.value)));
+  const runs: Token[][] = [];
+  for (const [i, token] of tokens.entries()) {
+    if (!leftover(token, i)) continue;
+    const run = runs.at(-1);
+    const previous = tokens[i - 1];
+    if (run && run.at(-1) === previous && /^[ \t-]+$/.test(state.text.slice(previous.end, token.start))) run.push(token);
+    else runs.push([token]);
+  }
+  const names = runs.filter((r) => r.some((t) => t.proper));
+  const chosen = runs.length === 1 ? runs[0] : names.length === 1 ? names[0] : undefined;
+  if (!chosen) return undefined;
+  const phrase = phraseOf(state.text, tokens, chosen[0], chosen[chosen.length - 1]);
+  state.set(open[0], { value: phrase.value, span: phrase });
+  return open[0];
+}
