@@ -215,3 +215,60 @@ describe('fillArguments: the words left over', () => {
     expect(two.guessed).toBeUndefined();
   });
 });
+
+describe('fillArguments: records written one sentence each', () => {
+  const triangle: JsonSchema = {
+    type: 'object',
+    properties: {
+      base: { type: 'number', description: 'Length of the base.' },
+      height: { type: 'number', description: 'Height of the shape.' },
+      unit: { type: 'string', description: 'Unit of the answer.', default: 'cm' },
+    },
+    required: ['base', 'height'],
+  };
+
+  it('gives a value to the name that introduces it ("a height of 15"), not to the one that follows it', () => {
+    expect(fillArguments('one has a base of 12 m and a height of 15 m', triangle, context).arguments).toMatchObject({ base: 12, height: 15 });
+  });
+
+  it('reads a request sent wrapped in quotes, and makes one call per sentence that gives a record', () => {
+    const fill = fillArguments('"The first plot has a base of 12 m and a height of 15 m. The second plot has a base of 18 m and a height of 24 m."', triangle, context);
+    expect(fill.each?.map(({ base, height }) => ({ base, height }))).toEqual([
+      { base: 12, height: 15 },
+      { base: 18, height: 24 },
+    ]);
+    // Quotes inside a request still mark data.
+    expect(fillArguments('a height of 5 and the label "base of 7"', triangle, context).arguments).toEqual({ height: 5 });
+  });
+
+  it('takes the unit of the answer from "in …", or from the amounts only when they share one unit', () => {
+    expect(fillArguments('a base of 3 m and a height of 4 m', triangle, context).arguments.unit).toBe('m');
+    expect(fillArguments('a base of 3 m and a height of 400 cm', triangle, context).arguments.unit).toBeUndefined();
+    expect(fillArguments('a base of 3 m and a height of 400 cm, in inches', triangle, context).arguments.unit).toBe('inches');
+  });
+
+  it('splits by the values of a required field, not by an optional one', () => {
+    const density: JsonSchema = {
+      type: 'object',
+      properties: { mass: { type: 'number' }, volume: { type: 'number' }, unit: { type: 'string' } },
+      required: ['mass', 'volume'],
+    };
+    const fill = fillArguments('a mass of 45 kg and a volume of 15 m³', density, context);
+    expect(fill.each).toBeUndefined();
+    expect(fill.arguments).toMatchObject({ mass: 45, volume: 15 });
+    expect(
+      fillArguments(
+        'On the first day they rode a distance of 120 km in 5 hours; on the second day a distance of 150 km in 6 hours.',
+        {
+          type: 'object',
+          properties: { distance: { type: 'number' }, duration: { type: 'number' }, unit: { type: 'string' } },
+          required: ['distance', 'duration'],
+        },
+        context,
+      ).each,
+    ).toEqual([
+      { distance: 120, duration: 5 },
+      { distance: 150, duration: 6 },
+    ]);
+  });
+});

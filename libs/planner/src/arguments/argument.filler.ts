@@ -19,7 +19,8 @@ import { overlaps } from './text-span.util';
  * (its type, format, enum, name and description) picks among the values the text offers. Pure and
  * deterministic; a value the text does not give is missing, two equally plausible ones are ambiguous.
  */
-export function fillArguments(text: string, inputSchema: JsonSchema, context: ArgumentFillContext): ArgumentFill {
+export function fillArguments(written: string, inputSchema: JsonSchema, context: ArgumentFillContext): ArgumentFill {
+  const text = unquoted(written);
   const fields = schemaFields(inputSchema);
   const state = fillState(text, inputSchema, fields, context);
   spreadLists(state);
@@ -27,6 +28,12 @@ export function fillArguments(text: string, inputSchema: JsonSchema, context: Ar
   if (spread) return spread;
   reportMissing(state, fields);
   return state.fill;
+}
+
+/** A request sent wrapped in quotes as a whole is the request, not a quotation: its values are read. */
+function unquoted(text: string): string {
+  const whole = /^\s*(["“])([^"“”]*)(["”])\s*$/.exec(text);
+  return whole ? whole[2] : text;
 }
 
 function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[], context: ArgumentFillContext): Filling {

@@ -168,6 +168,9 @@ export function countedNameWords(field: SchemaField): string[] {
   return per >= 0 ? field.nameWords.slice(0, per) : field.nameWords;
 }
 
+/** What may stand between a field's name and the value it introduces. */
+const LINKING = /^\s*(?:(?:of|is|was|are|were|=|:|as|at|equals?|to be|being)\s*)?(?:(?:the|a|an|about|around|approximately)\s+)?$/i;
+
 export function fieldScore(state: Filling, field: SchemaField, span: Span): number {
   const near = state.words.filter((w) => (w.end <= span.start + 1 ? span.start - w.end < 30 : w.start >= span.end && w.start - span.end < 30)).filter((w) => !overlaps(w, span));
   // A comma or full stop ends the clause: "first name 'Maya', last name 'Chen'".
@@ -183,7 +186,9 @@ export function fieldScore(state: Filling, field: SchemaField, span: Span): numb
     if (divisor.some((d) => wordMatches(d, word)) && state.words[state.words.indexOf(w) - 1]?.word === 'per') score += 2;
     // The word right against the value says the most: "500 for 8 years" gives years the 8.
     const adjacent = w === before.at(-1) || w === after[0] ? 0.5 : 0;
-    if (named.some((n) => wordMatches(n, word) || POINTERS[word]?.includes(n))) score += 2 + adjacent;
+    // "a height of 15", "radius = 3", "age: 40": the name that introduces the value, over one that follows it.
+    const introduces = w.end <= span.start && LINKING.test(state.text.slice(w.end, span.start)) ? 1 : 0;
+    if (named.some((n) => wordMatches(n, word) || POINTERS[word]?.includes(n))) score += 2 + Math.max(adjacent, introduces);
     else if (field.descriptionWords.some((d) => wordMatches(d, word))) score += 1;
   }
   return score;

@@ -120,6 +120,7 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
   return found;
 }
 
+const COUNTED_TIME = /\b(?:the|a|an|first|second|third|fourth|last|next|this|that|each|every|one|same)\s+$/i;
 const TARGET_WORDS = /(?:(?:^|\s)(?:to|into|in|from|as|per)\s+(?:the\s+)?|(?:→|->|=>|=\s*\?\s*)\s*)$/i;
 
 /** Units named anywhere: attached to a number, or after "to", "into", "in", "from" ("to km", "into Fahrenheit"). */
@@ -132,6 +133,8 @@ export function extractUnits(text: string, numbers: NumberMention[], taken: Span
     if (found.some((f) => overlaps(f, span)) || taken.some((t) => overlaps(t, span)) || numbers.some((n) => overlaps(n, span))) continue;
     const cue = TARGET_WORDS.test(text.slice(Math.max(0, m.index - 12), m.index));
     if (SHORT_UNIT_WORDS.has(hit.text) && (!cue || hit.text === 'in')) continue;
+    // "the second circle", "on the first day": a time word after an ordinal or article counts something, it names no unit.
+    if (hit.quantity === 'time' && !cue && COUNTED_TIME.test(text.slice(Math.max(0, m.index - 12), m.index))) continue;
     found.push({ ...hit, ...span, text: hit.text, attached: false });
   }
   return found.sort((a, b) => a.start - b.start);

@@ -122,9 +122,14 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
     const measuredPairs = pairs.filter((p) => p.field === field && (p.mention.unit || p.mention.currency));
     const best = Math.max(...measuredPairs.map((p) => p.score));
     // The words or the unit may single one out ("a distance of 50 km for 2 hours"); else it is a question.
-    const measured = [...new Set(measuredPairs.filter((p) => p.score === best).map((p) => p.value))];
-    if (measured.length > 1) {
-      state.ambiguous(field, measured);
+    const top = measuredPairs.filter((p) => p.score === best).filter((p, i, all) => all.findIndex((q) => q.value === p.value) === i);
+    if (top.length > 1) {
+      const options = top.sort((a, b) => a.mention.start - b.mention.start);
+      state.ambiguous(
+        field,
+        options.map((p) => p.value),
+        options.map((p) => p.mention),
+      );
       done.add(field);
     }
   }
@@ -207,7 +212,13 @@ export function fillCurrencies(state: Filling, fields: SchemaField[]): void {
 
 /** Units of measure; one written against the amount ("5 feet") is the source side. */
 export function fillUnits(state: Filling, fields: SchemaField[]): void {
-  const units = extractUnits(state.text, state.numbers, [...state.opaque, ...state.used, ...(state.takesDates ? state.dates : [])]);
+  let units = extractUnits(state.text, state.numbers, [...state.opaque, ...state.used, ...(state.takesDates ? state.dates : [])]);
+  // One unit field with no side (the unit of the answer): the units the amounts are written in are
+  // theirs, not an answer's, unless they are all one unit and nothing else is named ("12 m by 15 m").
+  if (fields.length === 1 && !fields[0].role) {
+    const named = units.filter((u) => !u.attached);
+    units = named.length > 0 ? named : new Set(units.map((u) => u.text.toLowerCase())).size === 1 ? units : [];
+  }
   state.assign(
     fields,
     units.map((u) => ({ value: u.text, span: u, hint: u.attached ? 'source' : state.hintOf(u) })),
