@@ -247,6 +247,17 @@ describe('fillArguments: records written one sentence each', () => {
     expect(fillArguments('a base of 3 m and a height of 400 cm, in inches', triangle, context).arguments.unit).toBe('inches');
   });
 
+  it('gives a listed amount the unit written after the last item, and the list to the field that wants it most', () => {
+    const value: JsonSchema = {
+      type: 'object',
+      properties: { payment_per_year: { type: 'number' }, interest_rate: { type: 'number' }, years: { type: 'integer' } },
+      required: ['payment_per_year', 'interest_rate', 'years'],
+    };
+    const fill = fillArguments('The present value of a payment of $1000 per year at an interest rate of 5% for 10, 20 and 30 years', value, context);
+    expect(fill.arguments).toEqual({ payment_per_year: 1000, interest_rate: 0.05 });
+    expect(fill.each).toEqual([{ years: 10 }, { years: 20 }, { years: 30 }]);
+  });
+
   it('splits by the values of a required field, not by an optional one', () => {
     const density: JsonSchema = {
       type: 'object',

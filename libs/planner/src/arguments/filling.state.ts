@@ -210,8 +210,8 @@ export function joinedAsList(text: string, spans: Span[]): boolean {
 }
 
 /**
- * The items of a list count as much as its best-pointed one ("the factorial of 5, 10 and 15"), for a
- * field no other field wants any of them for.
+ * The items of a list count as much as its best-pointed one ("the factorial of 5, 10 and 15", "for
+ * 10, 20 and 30 years"), for the one field that wants an item of it most.
  */
 export function shareListScores<T extends { field: SchemaField; score: number }>(text: string, pairs: T[], spanOf: (pair: T) => Span): void {
   const spans = [...new Set(pairs.map(spanOf))].sort((a, b) => a.start - b.start);
@@ -224,9 +224,10 @@ export function shareListScores<T extends { field: SchemaField; score: number }>
   }
   for (const group of groups.filter((g) => g.length > 1)) {
     const members = pairs.filter((p) => group.includes(spanOf(p)));
-    const wanting = new Set(members.filter((p) => p.score > 0).map((p) => p.field));
-    if (wanting.size !== 1) continue;
     const best = Math.max(...members.map((p) => p.score));
-    for (const pair of members) if ([...wanting].includes(pair.field)) pair.score = best;
+    // The field that wants the list most takes it whole; when two want it as much, neither does.
+    const leaders = new Set(members.filter((p) => p.score === best && best > 0).map((p) => p.field));
+    if (leaders.size !== 1) continue;
+    for (const pair of members) if (leaders.has(pair.field)) pair.score = best;
   }
 }

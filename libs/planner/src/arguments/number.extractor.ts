@@ -112,14 +112,15 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     found.push({ start: m.index, end: last, text: text.slice(m.index, last), value, digits: { start: m.index, end }, unit, currency });
   }
   found.sort((a, b) => a.start - b.start);
-  // "5 or 6 feet": the first number counts the same thing as the one it is joined to.
+  // "5 or 6 feet", "for 10, 20 and 30 years": a bare number counts the same thing as the one it is listed with.
   for (let i = found.length - 2; i >= 0; i--) {
     const [here, next] = [found[i], found[i + 1]];
-    if (!here.unit && !here.currency && /^\s*or\s*$/i.test(text.slice(here.end, next.start))) found[i] = { ...here, unit: next.unit, currency: next.currency, shared: true };
+    if (!here.unit && !here.currency && (next.unit || next.currency) && LISTED.test(text.slice(here.end, next.start))) found[i] = { ...here, unit: next.unit, currency: next.currency, shared: true };
   }
   return found;
 }
 
+const LISTED = /^\s*(?:or|and|,|,\s*and|,\s*or)\s*$/i;
 const COUNTED_TIME = /\b(?:the|a|an|first|second|third|fourth|last|next|this|that|each|every|one|same)\s+$/i;
 const TARGET_WORDS = /(?:(?:^|\s)(?:to|into|in|from|as|per)\s+(?:the\s+)?|(?:→|->|=>|=\s*\?\s*)\s*)$/i;
 
