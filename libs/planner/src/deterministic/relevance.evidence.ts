@@ -70,7 +70,11 @@ export function namesByName(text: string, candidate: PlanningCandidate): boolean
 export function coordinatedParts(text: string): { text: string; start: number; end: number }[] {
   const parts: { text: string; start: number; end: number }[] = [];
   let start = 0;
-  for (const joint of coordinationJoints(text)) {
+  // A sentence the splitter kept with the next one ("Invest $2000 in Google. withdraw $1000 …": its verb
+  // is not one the splitter knows) is a part too.
+  const sentenceEnds = [...text.matchAll(/[.;]\s+/g)].map((m) => ({ index: m.index ?? 0, length: m[0].length }));
+  const joints = [...coordinationJoints(text), ...sentenceEnds].sort((a, b) => a.index - b.index).filter((j, i, all) => i === 0 || j.index >= all[i - 1].index + all[i - 1].length);
+  for (const joint of joints) {
     parts.push({ text: text.slice(start, joint.index), start, end: joint.index });
     start = joint.index + joint.length;
   }
