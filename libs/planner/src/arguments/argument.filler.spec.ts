@@ -180,6 +180,34 @@ describe('fillArguments: quantities by what they measure', () => {
     expect(fillArguments('Mix 3 kg of oil at 80 degrees Celsius with 5 kg of oil at 20 degrees Celsius', mixing, context).arguments).toEqual({ mass1: 3, temp1: 80, mass2: 5, temp2: 20 });
   });
 
+  it('reads the words after a conjunction, or that introduce the next value, as about the next value', () => {
+    const normal: JsonSchema = {
+      type: 'object',
+      properties: { mu: { type: 'number', description: 'Mean of the distribution.' }, sigma: { type: 'number', description: 'Standard deviation of the distribution.' } },
+      required: ['mu', 'sigma'],
+    };
+    expect(fillArguments('draw from a normal distribution with mean 0 and standard deviation 1', normal, context).arguments).toEqual({ mu: 0, sigma: 1 });
+    const pressure: JsonSchema = {
+      type: 'object',
+      properties: { ambient_pressure: { type: 'number' }, gauge_pressure: { type: 'number' } },
+      required: ['gauge_pressure'],
+    };
+    expect(fillArguments('with an ambient pressure of 1 atm and a gauge pressure of 2.5 atm', pressure, context).arguments).toEqual({ ambient_pressure: 1, gauge_pressure: 2.5 });
+  });
+
+  it('weighs a name word the fields share ("sample" of sample_size, sample_mean) less than one that tells them apart', () => {
+    const sample: JsonSchema = {
+      type: 'object',
+      properties: {
+        sample_std_dev: { type: 'number', description: 'The standard deviation of the sample.' },
+        sample_size: { type: 'integer', description: 'The size of the sample.' },
+        sample_mean: { type: 'number', description: 'The mean of the sample.' },
+      },
+      required: ['sample_std_dev', 'sample_size', 'sample_mean'],
+    };
+    expect(fillArguments('standard deviation of 10, sample size of 50 and sample mean of 25', sample, context).arguments).toEqual({ sample_std_dev: 10, sample_size: 50, sample_mean: 25 });
+  });
+
   it('reads "350K" as kelvin for a temperature and as thousands for anything else', () => {
     const gas: JsonSchema = {
       type: 'object',

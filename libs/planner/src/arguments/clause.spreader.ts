@@ -26,6 +26,14 @@ const NEW_SUBJECT = /\b(?:another|other|others|else|second|different|who|whose)\
 /** Words that say a clause repeats another with a change ("the same but for 150", "a similar house"). */
 const SAME_AGAIN = /\b(?:same|similar|similarly|likewise|instead|again|too)\b/i;
 
+/** A call's arguments in one spelling whatever order they were set in. */
+const canonical = (args: Record<string, unknown>) =>
+  JSON.stringify(
+    Object.keys(args)
+      .sort()
+      .map((k) => [k, args[k]]),
+  );
+
 /** True when a clause says nothing but its values ("and GBP", "London for tomorrow"). */
 function elliptical(clause: Filling): boolean {
   const taken = [...clause.valueSpans.values(), ...clause.used];
@@ -83,7 +91,7 @@ export function spreadClauses(whole: Filling, fields: SchemaField[], fillClause:
     return { ...args, ...own.fill.arguments };
   });
   if (calls.some((args) => fields.some((f) => f.required && !f.hasDefault && args[f.name] === undefined))) return undefined;
-  if (new Set(calls.map((c) => JSON.stringify(c))).size < calls.length) return undefined;
+  if (new Set(calls.map(canonical)).size < calls.length) return undefined;
   const common = Object.fromEntries(Object.entries(calls[0]).filter(([name, value]) => calls.every((c) => JSON.stringify(c[name]) === JSON.stringify(value))));
   const guessed = [...new Set([whole, ...fills].flatMap((f) => f.fill.guessed ?? []))];
   return { arguments: common, each: calls, missing: [], ambiguous: [], evidence: whole.fill.evidence, ...(guessed.length > 0 ? { guessed } : {}) };

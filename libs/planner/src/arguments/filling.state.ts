@@ -168,6 +168,7 @@ export function countedNameWords(field: SchemaField): string[] {
   return per >= 0 ? field.nameWords.slice(0, per) : field.nameWords;
 }
 
+const JOINING = new Set(['and', 'or', 'but', 'while', 'whereas', 'plus', 'with', 'then']);
 /** What may stand between a field's name and the value it introduces. */
 const LINKING = /^\s*(?:(?:of|is|was|are|were|=|:|as|at|equals?|to be|being)\s*)?(?:(?:the|a|an|about|around|approximately)\s+)?$/i;
 
@@ -176,7 +177,12 @@ export function fieldScore(state: Filling, field: SchemaField, span: Span): numb
   // A comma or full stop ends the clause: "first name 'Maya', last name 'Chen'".
   const sameClause = (w: Word) => !/[,;.!?]/.test(w.end <= span.start ? state.text.slice(w.end, span.start) : state.text.slice(span.end, w.start));
   const before = near.filter((w) => w.end <= span.start && sameClause(w)).slice(-3);
-  const after = near.filter((w) => w.start >= span.end && sameClause(w)).slice(0, 3);
+  // "mean 0 and standard deviation 1": words that introduce the next number are that number's.
+  const next = state.numbers.find((n) => n.start >= span.end);
+  const following = near.filter((w) => w.start >= span.end && sameClause(w) && !(next && w.end <= next.start && LINKING.test(state.text.slice(w.end, next.start))));
+  // "1 atm and a gauge pressure of 2": what follows a conjunction is about the next item.
+  const joint = following.findIndex((w) => JOINING.has(w.word));
+  const after = (joint >= 0 ? following.slice(0, joint) : following).slice(0, 3);
   const named = countedNameWords(field);
   const divisor = field.nameWords.slice(named.length + 1);
   let score = 0;
@@ -188,7 +194,8 @@ export function fieldScore(state: Filling, field: SchemaField, span: Span): numb
     const adjacent = w === before.at(-1) || w === after[0] ? 0.5 : 0;
     // "a height of 15", "radius = 3", "age: 40": the name that introduces the value, over one that follows it.
     const introduces = w.end <= span.start && LINKING.test(state.text.slice(w.end, span.start)) ? 1 : 0;
-    if (named.some((n) => wordMatches(n, word) || POINTERS[word]?.includes(n))) score += 2 + Math.max(adjacent, introduces);
+    const name = named.find((n) => wordMatches(n, word) || POINTERS[word]?.includes(n));
+    if (name !== undefined) score += (field.sharedNameWords.includes(name) ? 1 : 2) + Math.max(adjacent, introduces);
     else if (field.descriptionWords.some((d) => wordMatches(d, word))) score += 1;
   }
   return score;

@@ -70,9 +70,9 @@ function namedQuantity(field: SchemaField): string | undefined {
 }
 
 /**
- * How a number's unit fits a field: +2.5 when the field is measured in it or names its quantity
- * ("5 seconds" for `duration`), undefined (never its value) when the field names another quantity
- * ("5 seconds" is no `initial_velocity`, "20 kg" no `temperature1`), 0 otherwise.
+ * How a number's unit fits a field: +2.5 when the field's description writes the unit, +0.5 when the
+ * field names its quantity ("5 seconds" for `duration`), undefined (never its value) when the field
+ * names another quantity ("5 seconds" is no `initial_velocity`, "20 kg" no `temperature1`), else 0.
  */
 function unitFit(field: SchemaField, mention: NumberMention): number | undefined {
   const { unit } = mention;
@@ -81,7 +81,8 @@ function unitFit(field: SchemaField, mention: NumberMention): number | undefined
   if (measuredIn(field, unit.text)) return 2.5;
   const quantity = namedQuantity(field);
   if (!quantity || !(unit.quantity in QUANTITY_NAMES)) return 0;
-  return quantity === unit.quantity ? 2.5 : undefined;
+  // Every length fits a `height` alike: the kind tells which amounts may go there, the words which one does.
+  return quantity === unit.quantity ? 0.5 : undefined;
 }
 
 function measuredIn(field: SchemaField, unit: string): boolean {

@@ -34,6 +34,8 @@ export interface SchemaField {
   role?: Role;
   /** Stemmed words of the name (weight 2) and of the description (weight 1). */
   nameWords: string[];
+  /** Name words another field's name has too ("sample" of sample_size and sample_mean): they tell the fields apart less. */
+  sharedNameWords: string[];
   descriptionWords: string[];
   /** For dates: the value itself, the words as written, or the context's reference instant. */
   dateStyle?: 'value' | 'phrase' | 'reference';
@@ -118,7 +120,7 @@ const SHORT_VALUE_NAME = /name|title|phone|company|organi[sz]ation|label|code|ci
 export function schemaFields(inputSchema: JsonSchema): SchemaField[] {
   const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set(Array.isArray(inputSchema.required) ? (inputSchema.required as string[]) : []);
-  return Object.entries(properties).map(([name, schema]) => {
+  const fields = Object.entries(properties).map(([name, schema]) => {
     const description = typeof schema.description === 'string' ? schema.description : '';
     const kind = kindOf(name, schema);
     const field: SchemaField = {
@@ -129,6 +131,7 @@ export function schemaFields(inputSchema: JsonSchema): SchemaField[] {
       hasDefault: schema.default !== undefined,
       role: roleOf(name, description),
       nameWords: nameWords(name).map(stem),
+      sharedNameWords: [],
       descriptionWords: contentWords(description),
       // A name, title or phone number is short even when the schema sets no bound (SEAL-style schemas set none).
       long: kind === 'text' && (typeof schema.maxLength === 'number' ? schema.maxLength >= 1000 : !SHORT_VALUE_NAME.test(name)),
@@ -145,4 +148,6 @@ export function schemaFields(inputSchema: JsonSchema): SchemaField[] {
     }
     return field;
   });
+  for (const field of fields) field.sharedNameWords = field.nameWords.filter((w) => fields.some((other) => other !== field && other.nameWords.includes(w)));
+  return fields;
 }
