@@ -311,3 +311,24 @@ describe('fillArguments: records written one sentence each', () => {
     ]);
   });
 });
+
+describe('fillArguments: flags', () => {
+  const route: JsonSchema = {
+    type: 'object',
+    properties: {
+      destination: { type: 'string', description: 'Where to go.' },
+      avoid_tolls: { type: 'boolean', description: 'Avoid toll roads.' },
+      include_history: { type: 'boolean' },
+      want_eta: { type: 'boolean' },
+    },
+    required: ['destination'],
+  };
+
+  it('turns a flag on when the text writes its own words near one another, in any order, and off after a negation', () => {
+    expect(fillArguments('Drive me to Bergen with toll roads avoided, and give its history', route, context).arguments).toMatchObject({ avoid_tolls: true, include_history: true });
+    expect(fillArguments('Drive me to Bergen, do not avoid tolls', route, context).arguments).toMatchObject({ avoid_tolls: false });
+    // The words a flag is asked with ("want", "include") are not needed; words far apart do not count.
+    expect(fillArguments('Drive me to Bergen and tell me the ETA', route, context).arguments).toMatchObject({ want_eta: true });
+    expect(fillArguments('Avoid the long drive to Bergen: I have paid every toll in the county already', route, context).arguments.avoid_tolls).toBeUndefined();
+  });
+});

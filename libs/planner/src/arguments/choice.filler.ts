@@ -30,14 +30,28 @@ export function fillEnums(state: Filling, field: SchemaField): void {
   );
 }
 
+/** Words of a flag's name that only say it is a flag or how it is asked for ("include_history", "want_year", "closed_status"). */
+const FLAG_WORDS = new Set(['is', 'use', 'should', 'enable', 'enabled', 'with', 'include', 'show', 'get', 'want', 'return', 'has', 'have', 'allow', 'need', 'status', 'flag', 'mode', 'option', 'do']);
+/** How far apart (in words) the words a flag names may be written: "with toll roads avoided" for avoid_tolls. */
+const FLAG_WINDOW = 5;
+
+/** A flag whose own words the text writes near one another is on, unless a negation comes right before them. */
 export function fillBoolean(state: Filling, field: SchemaField): void {
-  const significant = field.nameWords.filter((w) => !['is', 'use', 'should', 'enable', 'with'].includes(w));
+  const significant = field.nameWords.filter((w) => !FLAG_WORDS.has(w) && !/^\d+$/.test(w));
   if (significant.length === 0) return;
   const free = state.words.filter((w) => !state.opaque.some((o) => overlaps(o, w)));
-  const first = free.findIndex((_, i) => significant.every((n, k) => free[i + k] && wordMatches(n, stem(free[i + k].word))));
-  if (first < 0) return;
-  const span = { start: free[first].start, end: free[first + significant.length - 1].end, text: '' };
+  const hits = significant.map((n) => free.flatMap((w, i) => (wordMatches(n, stem(w.word)) ? [i] : [])));
+  if (hits.some((h) => h.length === 0)) return;
+  // The first place where every word is written within the window, in any order.
+  let best: [number, number] | undefined;
+  for (const i of hits[0]) {
+    const near = hits.map((h) => h.reduce((a, b) => (Math.abs(b - i) < Math.abs(a - i) ? b : a)));
+    const [from, to] = [Math.min(...near), Math.max(...near)];
+    if (to - from < FLAG_WINDOW && (!best || from < best[0])) best = [from, to];
+  }
+  if (!best) return;
+  const span = { start: free[best[0]].start, end: free[best[1]].end, text: '' };
   span.text = state.text.slice(span.start, span.end);
-  const before = free.slice(Math.max(0, first - 3), first).map((w) => w.word);
+  const before = free.slice(Math.max(0, best[0] - 3), best[0]).map((w) => w.word);
   state.set(field, { value: !before.some((w) => NEGATIONS.has(w)), span });
 }
