@@ -332,3 +332,28 @@ describe('fillArguments: flags', () => {
     expect(fillArguments('Avoid the long drive to Bergen: I have paid every toll in the county already', route, context).arguments.avoid_tolls).toBeUndefined();
   });
 });
+
+describe('fillArguments: ranges and lists of names', () => {
+  it('gives "from A to B" or "between A and B" to the one list field that holds a range, and to no other', () => {
+    const integral: JsonSchema = {
+      type: 'object',
+      properties: {
+        coefficients: { type: 'array', items: { type: 'number' }, description: 'Polynomial coefficients.' },
+        bounds: { type: 'array', items: { type: 'number' }, description: 'Lower and upper limit of integration.' },
+      },
+      required: ['coefficients', 'bounds'],
+    };
+    expect(fillArguments('integrate 2, 0 and 1 between x = -1 and x = 2', integral, context).arguments).toEqual({ coefficients: [2, 0, 1], bounds: [-1, 2] });
+    const readings: JsonSchema = { type: 'object', properties: { readings: { type: 'array', items: { type: 'number' } } }, required: ['readings'] };
+    expect(fillArguments('average the readings from 4 to 9', readings, context).arguments).toEqual({});
+    const cases: JsonSchema = { type: 'object', properties: { year_range: { type: 'array', items: { type: 'integer' } }, place: { type: 'string' } }, required: ['year_range'] };
+    expect(fillArguments('cases from 2015 to 2021 in Oslo', cases, context).arguments.year_range).toEqual([2015, 2021]);
+  });
+
+  it('gives a list field of names the one run of names written as a list, and none for two runs or "or"', () => {
+    const quotes: JsonSchema = { type: 'object', properties: { tickers: { type: 'array', items: { type: 'string' } } }, required: ['tickers'] };
+    expect(fillArguments('Compare the share prices of Novo Nordisk, Equinor and Maersk', quotes, context).arguments).toEqual({ tickers: ['Novo Nordisk', 'Equinor', 'Maersk'] });
+    expect(fillArguments('Prices of Novo Nordisk or Equinor', quotes, context).arguments).toEqual({});
+    expect(fillArguments('Prices of Novo Nordisk and Equinor, then of Volvo and Saab', quotes, context).arguments).toEqual({});
+  });
+});

@@ -7,7 +7,7 @@ import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler'
 import { Filling, joinedAsList } from './filling.state';
 import { fillNumberList, fillNumberMap, fillOperations, fillSortKeys, fillStringList } from './list.filler';
 import { fillCurrencies, fillNumbers, fillUnits } from './number.filler';
-import { fillPhrases } from './phrase.filler';
+import { fillNameLists, fillPhrases } from './phrase.filler';
 import { fillResidual } from './residual.filler';
 import { refusedArguments } from './schema.check';
 import { type SchemaField, schemaFields } from './schema.fields';
@@ -70,6 +70,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillPersonName(state, open('text'));
   fillTexts(state, open('text'));
   fillPhrases(state, [...open('text'), ...open('unit')]);
+  fillNameLists(state, open('string-list'));
   const guessed = context.tool ? fillResidual(state, open('text'), fields, context.tool) : undefined;
 
   dropInvalid(state, inputSchema);

@@ -36,10 +36,11 @@ const NUMBER_JOINT = /^\s*(?:,\s*and|,|and|&)\s*$/i;
  * more numbers written as a list (two only inside brackets: "[1, 3]"). Several fields take the lists
  * by what their words point at, else in written order; one field with two lists is a question.
  */
-export function fillNumberList(state: Filling, fields: SchemaField[]): void {
+export function fillNumberList(state: Filling, listFields: SchemaField[]): void {
+  let fields = listFields;
   if (fields.length === 0) return;
   const free = (span: { start: number; end: number }) => state.isFree({ ...span, text: '' });
-  const lists: { values: number[]; span: { start: number; end: number; text: string } }[] = [];
+  const lists: { values: number[]; span: { start: number; end: number; text: string }; range?: boolean }[] = [];
   for (const json of state.json) {
     if (Array.isArray(json.value) && json.value.length > 0 && json.value.every((v) => typeof v === 'number') && free(json)) lists.push({ values: json.value as number[], span: json });
   }
@@ -56,13 +57,24 @@ export function fillNumberList(state: Filling, fields: SchemaField[]): void {
     }
     i = j + 1;
   }
-  const fits = (field: SchemaField, values: number[]) => {
+  // "from x=1 to x=3", "between 2015 and 2021": a pair for a field that holds a range, and only for one.
+  const ranges = fields.some(holdsRange) ? rangePairs(state, numbers) : [];
+  lists.push(...ranges);
+  const fits = (field: SchemaField, values: number[], list?: { range?: boolean }) => {
     const items = (field.schema.items ?? {}) as JsonSchema;
+    if (list?.range && !holdsRange(field)) return false;
     return !(items.type === 'integer' && values.some((v) => !Number.isInteger(v)));
   };
   lists.sort((a, b) => a.span.start - b.span.start);
+  const rangeFields = fields.filter(holdsRange);
+  if (fields.length > 1 && rangeFields.length === 1 && ranges.length === 1) {
+    // The one range written goes to the one field that holds a range; the others share the lists left.
+    state.set(rangeFields[0], { value: ranges[0].values, span: ranges[0].span });
+    lists.splice(lists.indexOf(ranges[0]), 1);
+    fields = fields.filter((f) => f !== rangeFields[0]);
+  }
   if (fields.length === 1) {
-    const options = lists.filter((l) => fits(fields[0], l.values));
+    const options = lists.filter((l) => fits(fields[0], l.values, l));
     if (options.length === 1) state.set(fields[0], { value: options[0].values, span: options[0].span });
     else if (options.length > 1)
       state.ambiguous(
@@ -77,7 +89,7 @@ export function fillNumberList(state: Filling, fields: SchemaField[]): void {
   const open = [...fields];
   for (const field of fields) {
     const scored = lists
-      .map((l, k) => ({ k, score: fits(field, l.values) ? fieldScore(state, field, l.span) : -1 }))
+      .map((l, k) => ({ k, score: fits(field, l.values, l) ? fieldScore(state, field, l.span) : -1 }))
       .filter((x) => x.score > 0 && !taken.has(x.k))
       .sort((a, b) => b.score - a.score);
     if (scored.length === 0 || (scored.length > 1 && scored[0].score === scored[1].score)) continue;
@@ -88,8 +100,25 @@ export function fillNumberList(state: Filling, fields: SchemaField[]): void {
   const rest = lists.filter((_, k) => !taken.has(k));
   if (rest.length !== open.length) return;
   open.forEach((field, k) => {
-    if (fits(field, rest[k].values)) state.set(field, { value: rest[k].values, span: rest[k].span });
+    if (fits(field, rest[k].values, rest[k])) state.set(field, { value: rest[k].values, span: rest[k].span });
   });
+}
+
+const RANGE_WORDS = new Set(['range', 'interval', 'limit', 'bound', 'span', 'endpoint']);
+/** A list field whose name or description says it holds a range ("year_range", "the interval to integrate over"). */
+const holdsRange = (field: SchemaField) =>
+  [...field.nameWords, ...field.descriptionWords].some((w) => RANGE_WORDS.has(w)) || /\bstart and (?:the )?end\b/i.test(String(field.schema.description ?? ''));
+
+/** Two numbers written as the ends of a range: "from 1 to 3", "between x = -1 and x = 2", "from 2015 to 2021". */
+function rangePairs(state: Filling, numbers: Filling['numbers']): { values: number[]; span: { start: number; end: number; text: string }; range: true }[] {
+  const pairs: { values: number[]; span: { start: number; end: number; text: string }; range: true }[] = [];
+  for (let i = 0; i + 1 < numbers.length; i++) {
+    const [low, high] = [numbers[i], numbers[i + 1]];
+    if (!/\b(?:from|between)\s*(?:[a-z]\s*=\s*)?$/i.test(state.text.slice(0, low.start))) continue;
+    if (!/^\s*(?:to|and|through|until|-|–)\s*(?:[a-z]\s*=\s*)?$/i.test(state.text.slice(low.end, high.start))) continue;
+    pairs.push({ values: [low.value, high.value], span: { start: low.start, end: high.end, text: state.text.slice(low.start, high.end) }, range: true });
+  }
+  return pairs;
 }
 
 const NOT_OPERANDS = new Set(['of', 'the', 'all', 'a', 'an', 'and', 'by', 'per', 'for', 'rows', 'row', 'records', 'entries', 'items', 'it', 'them', 'then', 'values']);

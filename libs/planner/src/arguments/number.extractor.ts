@@ -84,7 +84,9 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     // "2.5 pounds" is a weight or money: both readings stay, the field's kind picks one.
     const single = unitAt(text, cursor);
     const ratio = unitRatioAt(text, cursor);
-    const unitHit = ratio && ratio.text.length > (single?.text.length ?? 0) ? ratio : single;
+    // "2021 in New York": "in" after a number is inches only where no word follows ("12 in", "5 in. wide").
+    const inches = single?.text === 'in' && /^in\s*[A-Za-z]/.test(text.slice(cursor, cursor + 12)) ? undefined : single;
+    const unitHit = ratio && ratio.text.length > (inches?.text.length ?? 0) ? ratio : inches;
     if (unitHit) unit = { ...unitHit, start: cursor, end: cursor + unitHit.text.length };
     if (unit && currency && currency.start === cursor && unit.text.length > currency.text.length) currency = undefined;
     start = currency && currency.start < start ? currency.start : start;

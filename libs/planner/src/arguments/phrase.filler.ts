@@ -2,7 +2,7 @@
 // and description point to: a name after the right preposition, the word the field's own noun
 // qualifies ("theft crimes", "the note C4"), or one of the examples the description gives.
 import type { Span } from './argument-fill.types';
-import { type Filling, fieldScore, shareListScores } from './filling.state';
+import { type Filling, fieldScore, joinedAsList, shareListScores } from './filling.state';
 import { extractProperPhrases, isCommonWord, type Phrase, phraseOf, type Token, tokensOf } from './phrase.extractor';
 import type { SchemaField } from './schema.fields';
 import { overlaps, stem, wordMatches } from './text-span.util';
@@ -230,4 +230,29 @@ function distinctPhrases(phrases: Phrase[]): Phrase[] {
   const kept: Phrase[] = [];
   for (const phrase of sorted) if (!kept.some((k) => overlaps(k, phrase) || k.value.toLowerCase() === phrase.value.toLowerCase())) kept.push(phrase);
   return kept.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * A list field of names ("companies", "players") the words did not fill takes the one run of names the
+ * text writes as a list: "Microsoft and Google", "Lisbon, Porto and Faro". Two such runs are a question
+ * left to CLARIFY; one name alone is not a list.
+ */
+export function fillNameLists(state: Filling, fields: SchemaField[]): void {
+  const open = fields.filter((f) => !(f.name in state.fill.arguments));
+  if (open.length !== 1) return;
+  const tokens = tokensOf(state.text);
+  const blocked = [...state.used, ...state.opaque, ...state.dates, ...state.paths];
+  const names = extractProperPhrases(state.text, tokens, blocked).filter((p) => p.part !== 'whole' && p.part !== 'tail');
+  const runs: Phrase[][] = [];
+  for (const name of names.sort((a, b) => a.start - b.start)) {
+    const run = runs.at(-1);
+    const last = run?.at(-1);
+    if (run && last && last.end <= name.start && joinedAsList(state.text, [last, name]) && !/\bor\b/i.test(state.text.slice(last.end, name.start))) run.push(name);
+    else runs.push([name]);
+  }
+  const lists = runs.filter((r) => r.length > 1);
+  if (lists.length !== 1) return;
+  const [list] = lists;
+  const span = { start: list[0].start, end: list[list.length - 1].end, text: state.text.slice(list[0].start, list[list.length - 1].end) };
+  state.set(open[0], { value: list.map((p) => p.value), span });
 }
