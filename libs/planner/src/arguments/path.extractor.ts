@@ -41,6 +41,8 @@ const NOT_FOLDER_NAMES = new Set([
 ]);
 
 function isPath(token: string): boolean {
+  // "D.C.", "U.S", "e.g": initials, not a file with an extension.
+  if (/^(?:[A-Za-z]\.)+[A-Za-z]\.?$/.test(token)) return false;
   if (NOT_PATHS.has(token.toLowerCase()) || /^[\d.,/-]+$/.test(token) || isMeasure(token) || unitRatioAt(token, 0)?.text === token) return false;
   if (token.includes('/')) return /[A-Za-z_]/.test(token) && !/^\/+$/.test(token);
   const file = FILE_NAME.exec(token);

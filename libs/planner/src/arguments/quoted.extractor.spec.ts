@@ -12,4 +12,8 @@ describe('extractQuoted', () => {
     expect(extractQuoted("don't touch it's fine")).toEqual([]);
     expect(extractQuoted("don't write 'x' there").map((q) => q.value)).toEqual(['x']);
   });
+
+  it("keeps a contraction's apostrophe inside a single-quoted text", () => {
+    expect(extractQuoted("subject 'Meeting' and body 'Let's meet at 10, it's late'.").map((q) => q.value)).toEqual(['Meeting', "Let's meet at 10, it's late"]);
+  });
 });

@@ -6,8 +6,8 @@ export interface QuotedMention extends Span {
 }
 
 // A single quote opens only after a non-word character and closes only before one, so the apostrophes
-// of "don't" and "it's" never pair up.
-const QUOTED = /"([^"\n]+)"|“([^”]+)”|(?<![\w])'([^'\n]+)'(?![\w])|‘([^’]+)’|`([^`\n]+)`/g;
+// of "don't" and "it's" never pair up, and one between letters stays inside a quote ('Let's meet').
+const QUOTED = /"([^"\n]+)"|“([^”]+)”|(?<![\w])'((?:[^'\n]|(?<=\w)'(?=\w))+)'(?![\w])|‘([^’]+)’|`([^`\n]+)`/g;
 
 export function extractQuoted(text: string): QuotedMention[] {
   return [...text.matchAll(QUOTED)].map((m) => ({
