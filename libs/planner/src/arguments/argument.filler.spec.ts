@@ -357,3 +357,10 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('Prices of Novo Nordisk and Equinor, then of Volvo and Saab', quotes, context).arguments).toEqual({});
   });
 });
+
+describe('fillArguments: stated date formats', () => {
+  it('reads a format with a mistyped year ("MM-DD-YYY") as the full year', () => {
+    const filed: JsonSchema = { type: 'object', properties: { start_date: { type: 'string', description: 'Filed after this date, in the format of MM-DD-YYY.' } }, required: ['start_date'] };
+    expect(fillArguments('cases filed after January 1, 2021', filed, context).arguments).toEqual({ start_date: '01-01-2021' });
+  });
+});

@@ -8,8 +8,14 @@ import type { ZoneMention } from './time-zone.extractor';
 
 /** A date format the description states in words ("Format: yyyy-mm-dd", "in MM-DD-YYYY format", "(month-day-year)"), as a Luxon pattern. */
 export function statedDateFormat(description: string): string | undefined {
-  const pattern = /\b((?:yyyy|yy|mm|dd)(?:([-/.])(?:yyyy|yy|mm|dd)){1,2})\b/i.exec(description);
-  if (pattern) return pattern[1].replace(/y/gi, 'y').replace(/m/gi, 'M').replace(/d/gi, 'd');
+  // "MM-DD-YYY" is a typo for the full year, as is any run of three or more y's.
+  const pattern = /\b((?:y{2,4}|mm|dd)(?:([-/.])(?:y{2,4}|mm|dd)){1,2})\b/i.exec(description);
+  if (pattern)
+    return pattern[1]
+      .replace(/y{3,4}/gi, 'yyyy')
+      .replace(/y/gi, 'y')
+      .replace(/m/gi, 'M')
+      .replace(/d/gi, 'd');
   const words = /\b(month|day|year)([-/])(month|day|year)\2(month|day|year)\b/i.exec(description);
   if (!words) return undefined;
   const part: Record<string, string> = { month: 'MM', day: 'dd', year: 'yyyy' };

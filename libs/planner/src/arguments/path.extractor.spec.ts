@@ -16,6 +16,7 @@ describe('extractPaths', () => {
     expect(values('a heat capacity of 5J/K at 9.8m/s^2 in meters/second and kg/m3')).toEqual([]);
     expect(values('open data/in/report.csv and logs/s')).toEqual(['data/in/report.csv', 'logs/s']);
     expect(values('from Washington D.C. to the U.S. border, e.g. now')).toEqual([]);
+    expect(values('the docket 2022/AL2562 and the US/EU pair')).toEqual([]);
   });
 
   it('does not take numbers, speeds, abbreviations or host names for paths', () => {

@@ -41,8 +41,8 @@ const NOT_FOLDER_NAMES = new Set([
 ]);
 
 function isPath(token: string): boolean {
-  // "D.C.", "U.S", "e.g": initials, not a file with an extension.
-  if (/^(?:[A-Za-z]\.)+[A-Za-z]\.?$/.test(token)) return false;
+  // "D.C.", "U.S", "e.g": initials, not a file with an extension; "2022/AL2562", "US/EU": an id or a pair, not a path.
+  if (/^(?:[A-Za-z]\.)+[A-Za-z]\.?$/.test(token) || /^[A-Z0-9]+(?:\/[A-Z0-9]+)+$/.test(token)) return false;
   if (NOT_PATHS.has(token.toLowerCase()) || /^[\d.,/-]+$/.test(token) || isMeasure(token) || unitRatioAt(token, 0)?.text === token) return false;
   if (token.includes('/')) return /[A-Za-z_]/.test(token) && !/^\/+$/.test(token);
   const file = FILE_NAME.exec(token);
