@@ -235,6 +235,20 @@ describe('fillArguments: the words left over', () => {
     expect(named.arguments.substance).toBe('Gallium');
   });
 
+  it('gives a numbered family of text fields the leftover runs in written order', () => {
+    const compare: JsonSchema = {
+      type: 'object',
+      properties: { species1: { type: 'string' }, species2: { type: 'string' } },
+      required: ['species1', 'species2'],
+    };
+    const fill = fillArguments('How genetically similar are a wolf and a coyote?', compare, {
+      ...context,
+      tool: { name: 'genetics.similarity', description: 'Genetic similarity between two species.' },
+    });
+    expect(fill.arguments).toEqual({ species1: 'wolf', species2: 'coyote' });
+    expect(fill.guessed).toEqual(['species1', 'species2']);
+  });
+
   it('guesses nothing without the tool, from verbs, or from two leftover phrases of which none is a name', () => {
     expect(fillArguments("What's the melting point of tin at 2 atm?", melting, context).missing.map((m) => m.path)).toEqual(['/substance']);
     expect(fillArguments('Who melted the point yesterday?', melting, { ...context, tool }).arguments).toEqual({});

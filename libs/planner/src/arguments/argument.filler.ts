@@ -71,10 +71,11 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillTexts(state, open('text'));
   fillPhrases(state, [...open('text'), ...open('unit')]);
   fillNameLists(state, open('string-list'));
-  const guessed = context.tool ? fillResidual(state, open('text'), fields, context.tool) : undefined;
+  const guessed = context.tool ? fillResidual(state, open('text'), fields, context.tool) : [];
 
   dropInvalid(state, inputSchema);
-  if (guessed && guessed.name in state.fill.arguments) state.fill.guessed = [guessed.name];
+  const kept = guessed.filter((f) => f.name in state.fill.arguments).map((f) => f.name);
+  if (kept.length > 0) state.fill.guessed = kept;
   return state;
 }
 

@@ -26,6 +26,9 @@ const NOT_VALUES = new Set(
 const SUBJECTS = new Set(['who', 'i', 'we', 'you', 'they', 'he', 'she', 'it', 'which', 'that']);
 const ARTICLES = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 'your', 'its', 'this', 'that', 'these', 'those']);
 
+/** Longer leftover runs are a clause, not a value. */
+const MAX_RUN_WORDS = 4;
+
 export interface ResidualTool {
   name: string;
   description?: string;
@@ -33,13 +36,17 @@ export interface ResidualTool {
 
 /**
  * Fills the one required text field still open with the request's leftover words, when they form one
- * run ("water"), or when of several runs exactly one is a name ("Bitcoin"). Returns the field it
- * filled: a guess the plan's confidence must show (see `ArgumentFill.guessed`).
+ * run ("water"), or when of several runs exactly one is a name ("Bitcoin"); a numbered family
+ * (species1, species2) takes as many runs in written order ("a human and a chimp"). Returns the fields
+ * it filled: a guess the plan's confidence must show (see `ArgumentFill.guessed`).
  */
-export function fillResidual(state: Filling, fields: SchemaField[], all: SchemaField[], tool: ResidualTool): SchemaField | undefined {
+export function fillResidual(state: Filling, fields: SchemaField[], all: SchemaField[], tool: ResidualTool): SchemaField[] {
   const asked = new Set(state.fill.ambiguous.map((a) => a.path.slice(1)));
   const open = fields.filter((f) => f.required && !f.hasDefault && !(f.name in state.fill.arguments) && !asked.has(f.name));
-  if (open.length !== 1) return undefined;
+  // One field, or a numbered family of them (species1, species2) that takes the runs in written order.
+  const family = (f: SchemaField) => f.name.replace(/_?(?:\d+|[ab])$/i, '');
+  const numbered = open.length > 1 && open.every((f) => family(f) !== f.name && family(f) === family(open[0]));
+  if (open.length !== 1 && !numbered) return [];
   const known = [...nameWords(tool.name).map(stem), ...contentWords(tool.description), ...all.flatMap((f) => [...f.nameWords, ...f.descriptionWords])];
   const blocked: Span[] = [...state.used, ...state.opaque, ...state.dates, ...state.paths, ...state.numbers, ...state.urls, ...state.emails];
   const tokens = tokensOf(state.text);
@@ -61,9 +68,11 @@ export function fillResidual(state: Filling, fields: SchemaField[], all: SchemaF
     else runs.push([token]);
   }
   const names = runs.filter((r) => r.some((t) => t.proper));
-  const chosen = runs.length === 1 ? runs[0] : names.length === 1 ? names[0] : undefined;
-  if (!chosen) return undefined;
-  const phrase = phraseOf(state.text, tokens, chosen[0], chosen[chosen.length - 1]);
-  state.set(open[0], { value: phrase.value, span: phrase });
-  return open[0];
+  const chosen = runs.length === open.length ? runs : names.length === open.length ? names : undefined;
+  if (!chosen || chosen.some((run) => run.length > MAX_RUN_WORDS)) return [];
+  open.forEach((field, i) => {
+    const phrase = phraseOf(state.text, tokens, chosen[i][0], chosen[i][chosen[i].length - 1]);
+    state.set(field, { value: phrase.value, span: phrase });
+  });
+  return open;
 }
