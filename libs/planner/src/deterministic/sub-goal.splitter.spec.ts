@@ -15,6 +15,14 @@ describe('splitSubGoals', () => {
     ]);
   });
 
+  it('splits at a second question joined by "and", but not at a relative "where" or "what"', () => {
+    expect(texts('How many steps burn 500 calories and how much water should I drink after a 2 hour run?')).toEqual([
+      'How many steps burn 500 calories',
+      'how much water should I drink after a 2 hour run',
+    ]);
+    expect(texts('Find the town where I was born and what it is known for')).toEqual(['Find the town where I was born and what it is known for']);
+  });
+
   it('keeps decimals, "No. 328" and "a.m." inside one sub-goal', () => {
     expect(texts('Deposit 3.5 thousand at No. 328 Yan an Road at 10 a.m. tomorrow')).toEqual(['Deposit 3.5 thousand at No. 328 Yan an Road at 10 a.m. tomorrow']);
   });

@@ -72,8 +72,12 @@ export function isAction(text: string): boolean {
 const startsWithAction = (text: string): boolean => {
   const words = text.trim().toLowerCase().split(/\s+/, 3);
   const first = words[0] === 'please' || words[0] === 'also' || words[0] === 'to' ? words[1] : words[0];
-  return first !== undefined && ACTION_VERBS.has(first.replace(/[^a-z]/g, ''));
+  if (first === undefined) return false;
+  const bare = first.replace(/[^a-z]/g, '');
+  // "… and how much water do I need": a second question is a second goal ("which" and "who" often only qualify).
+  return ACTION_VERBS.has(bare) || (SECOND_QUESTION.has(bare) && /^\s*\S+\s+(?:much|many|long|far|is|are|was|were|do|does|did|will|would|can|should)\b/i.test(text));
 };
+const SECOND_QUESTION = new Set(['what', 'how', 'when', 'where']);
 
 /** Splits at "and" / "," only where the next words open a new action. */
 function splitCoordinated(clause: string): string[] {
