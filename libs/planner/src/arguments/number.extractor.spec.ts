@@ -36,6 +36,10 @@ describe('extractNumbers', () => {
     ]);
   });
 
+  it('does not read the coefficient of a variable as an amount', () => {
+    expect(extractNumbers('the derivative of 3x^2 + 2x - 1 at 5, with 2 xylophones').map((n) => n.value)).toEqual([1, 5, 2]);
+  });
+
   it('keeps the kelvin reading of "300K" beside the thousands, and none for "300k" or "$300K"', () => {
     const [kelvin, thousands, dollars] = extractNumbers('300K, 300k and $300K');
     expect([kelvin.value, kelvin.kelvin]).toEqual([300000, 300]);

@@ -61,6 +61,8 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     let start = m.index;
     const end = m.index + m[0].length;
     if (taken.some((t) => overlaps(t, { start, end }))) continue;
+    // "3x^2 + 2x": a coefficient of a variable is part of a formula, not an amount.
+    if (/^[xyz](?![A-Za-z])/.test(text.slice(end, end + 2))) continue;
     const scale = m[5] ?? m[6];
     const written = Number(`${m[1] ? '-' : ''}${m[2].replaceAll(',', '')}${m[3] ?? ''}${(m[4] ?? '').replace('−', '-')}`);
     let value = written * (scale ? SCALE[scale] : 1);
