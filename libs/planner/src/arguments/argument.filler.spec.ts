@@ -341,6 +341,7 @@ describe('fillArguments: flags', () => {
   it('turns a flag on when the text writes its own words near one another, in any order, and off after a negation', () => {
     expect(fillArguments('Drive me to Bergen with toll roads avoided, and give its history', route, context).arguments).toMatchObject({ avoid_tolls: true, include_history: true });
     expect(fillArguments('Drive me to Bergen, do not avoid tolls', route, context).arguments).toMatchObject({ avoid_tolls: false });
+    expect(fillArguments('Drive me to Bergen with less history this time', route, context).arguments).toMatchObject({ include_history: false });
     // The words a flag is asked with ("want", "include") are not needed; words far apart do not count.
     expect(fillArguments('Drive me to Bergen and tell me the ETA', route, context).arguments).toMatchObject({ want_eta: true });
     expect(fillArguments('Avoid the long drive to Bergen: I have paid every toll in the county already', route, context).arguments.avoid_tolls).toBeUndefined();
@@ -368,6 +369,8 @@ describe('fillArguments: ranges and lists of names', () => {
     const quotes: JsonSchema = { type: 'object', properties: { tickers: { type: 'array', items: { type: 'string' } } }, required: ['tickers'] };
     expect(fillArguments('Compare the share prices of Novo Nordisk, Equinor and Maersk', quotes, context).arguments).toEqual({ tickers: ['Novo Nordisk', 'Equinor', 'Maersk'] });
     expect(fillArguments('Prices of Novo Nordisk or Equinor', quotes, context).arguments).toEqual({});
+    const trip: JsonSchema = { type: 'object', properties: { stops: { type: 'array', items: { type: 'string' } } }, required: ['stops'] };
+    expect(fillArguments('a road trip with stops at Lyon, Aix-en-Provence and Nice', trip, context).arguments).toEqual({ stops: ['Lyon', 'Aix-en-Provence', 'Nice'] });
     expect(fillArguments('Prices of Novo Nordisk and Equinor, then of Volvo and Saab', quotes, context).arguments).toEqual({});
   });
 });

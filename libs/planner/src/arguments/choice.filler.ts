@@ -5,7 +5,7 @@ import type { Filling } from './filling.state';
 import type { SchemaField } from './schema.fields';
 import { overlaps, stem, wordMatches } from './text-span.util';
 
-const NEGATIONS = new Set(['no', 'not', 'without', "don't", 'dont', 'never', 'exclude', 'excluding', 'skip', 'omit', "doesn't", "isn't"]);
+const NEGATIONS = new Set(['no', 'not', 'without', "don't", 'dont', 'never', 'exclude', 'excluding', 'skip', 'omit', "doesn't", "isn't", 'less', 'non']);
 
 export function fillEnums(state: Filling, field: SchemaField): void {
   const list = field.kind === 'enum-list';

@@ -13,7 +13,8 @@ export function fillStringList(state: Filling, field: SchemaField): void {
   const grouping = field.nameWords.includes('by') ? /\b(?:per|for each|for every|by)\s+()([\w-]+(?:[ \t]*(?:,|\band\b|&)[ \t]*[\w-]+)*)/i.exec(state.text) : null;
   const m = pattern.exec(state.text) ?? (grouping ? Object.assign([grouping[0], grouping[2]], { index: grouping.index }) : null);
   if (!m) return;
-  const stop = /^(?:and|then|sum|total|average|mean|count|max|min|with|to|of|the|by|for|showing|show)$/i;
+  // A preposition after the field's word ("stops at Philadelphia, …") leads in to names, which fillNameLists reads whole.
+  const stop = /^(?:and|then|sum|total|average|mean|count|max|min|with|to|of|the|by|for|showing|show|at|in|on|via|through|from|into)$/i;
   const items: string[] = [];
   for (const item of m[1].split(/\s*(?:,|\band\b|&)\s*/)) {
     const word = item.trim().split(/\s+/)[0];
