@@ -208,6 +208,22 @@ describe('fillArguments: quantities by what they measure', () => {
     expect(fillArguments('standard deviation of 10, sample size of 50 and sample mean of 25', sample, context).arguments).toEqual({ sample_std_dev: 10, sample_size: 50, sample_mean: 25 });
   });
 
+  it('reads numbers written as tuples into the fields in order, one call per tuple', () => {
+    const pair: JsonSchema = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] };
+    expect(fillArguments('the LCM of the pairs (12, 18) and (20, 35)', pair, context)).toMatchObject({
+      arguments: { a: 12, b: 18 },
+      each: [
+        { a: 12, b: 18 },
+        { a: 20, b: 35 },
+      ],
+    });
+    const point = fillArguments('how far is the point (3, 4) from the origin', pair, context);
+    expect(point.arguments).toEqual({ a: 3, b: 4 });
+    expect(point.each).toBeUndefined();
+    // A tuple of another size is no record of these fields.
+    expect(fillArguments('the triple (3, 4, 5)', pair, context).each).toBeUndefined();
+  });
+
   it('reads "350K" as kelvin for a temperature and as thousands for anything else', () => {
     const gas: JsonSchema = {
       type: 'object',

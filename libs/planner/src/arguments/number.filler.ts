@@ -92,6 +92,37 @@ function measuredIn(field: SchemaField, unit: string): boolean {
   return [...countedNameWords(field), ...undivided].some((w) => wordMatches(w, stem(unit)));
 }
 
+/**
+ * Numbers written as tuples, "(45, 60) and (81, 27)" or "the point (3, 4)", for as many required
+ * number fields as each tuple holds: the fields take a tuple's numbers in order, and several tuples
+ * are one call each. Returns true when it filled the fields.
+ */
+function fillTuples(state: Filling, fields: SchemaField[]): boolean {
+  const wanted = fields.filter((f) => f.required);
+  if (wanted.length < 2 || wanted.length !== fields.length) return false;
+  const free = state.numbers.filter((n) => state.isFree({ ...n.digits, text: '' }) && !n.unit && !n.currency);
+  const tuples: NumberMention[][] = [];
+  for (const m of state.text.matchAll(/\(([^()]*)\)/g)) {
+    const inside = free.filter((n) => n.start > m.index && n.end < m.index + m[0].length);
+    const between = inside.slice(1).map((n, k) => state.text.slice(inside[k].end, n.start));
+    if (
+      inside.length > 0 &&
+      between.every((gap) => /^\s*,\s*$/.test(gap)) &&
+      /^\(\s*$/.test(state.text.slice(m.index, inside[0].start)) &&
+      /^\s*\)$/.test(state.text.slice(inside[inside.length - 1].end, m.index + m[0].length))
+    ) {
+      tuples.push(inside);
+    }
+  }
+  if (tuples.length === 0 || tuples.some((t) => t.length !== wanted.length)) return false;
+  const calls = tuples.map((tuple) => Object.fromEntries(wanted.map((field, i) => [field.name, numericValue(state.text, field, tuple[i])])));
+  if (calls.some((call) => Object.values(call).some((v) => v === undefined))) return false;
+  tuples[0].forEach((mention, i) => state.set(wanted[i], { value: calls[0][wanted[i].name], span: mention }));
+  for (const tuple of tuples.slice(1)) state.used.push(...tuple);
+  if (calls.length > 1) state.fill.each = calls;
+  return true;
+}
+
 interface NumberPair {
   field: SchemaField;
   mention: NumberMention;
@@ -100,6 +131,7 @@ interface NumberPair {
 }
 
 export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaField[]): void {
+  if (fillTuples(state, fields)) return;
   const numbers = state.numbers.filter((n) => state.isFree({ ...n.digits, text: '' }));
   const quantityField = (f: SchemaField) => all.some((g) => (g.kind === 'unit' || g.kind === 'currency') && g !== f) && f.required;
   const pairs: NumberPair[] = [];
