@@ -117,7 +117,7 @@ function fillTuples(state: Filling, fields: SchemaField[]): boolean {
   if (tuples.length === 0 || tuples.some((t) => t.length !== wanted.length)) return false;
   const calls = tuples.map((tuple) => Object.fromEntries(wanted.map((field, i) => [field.name, numericValue(state.text, field, tuple[i])])));
   if (calls.some((call) => Object.values(call).some((v) => v === undefined))) return false;
-  tuples[0].forEach((mention, i) => state.set(wanted[i], { value: calls[0][wanted[i].name], span: mention }));
+  for (const [i, mention] of tuples[0].entries()) state.set(wanted[i], { value: calls[0][wanted[i].name], span: mention });
   for (const tuple of tuples.slice(1)) state.used.push(...tuple);
   if (calls.length > 1) state.fill.each = calls;
   return true;
