@@ -4,7 +4,7 @@
 import type { Span } from './argument-fill.types';
 import { type Filling, fieldScore, joinedAsList, shareListScores } from './filling.state';
 import { extractProperPhrases, isCommonWord, type Phrase, phraseOf, type Token, tokensOf } from './phrase.extractor';
-import type { SchemaField } from './schema.fields';
+import { fieldFamily, type SchemaField } from './schema.fields';
 import { overlaps, stem, wordMatches } from './text-span.util';
 
 type Entity = 'place' | 'person' | 'group' | 'work';
@@ -50,8 +50,7 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
   const free = (span: Span) => !blocked.some((b) => overlaps(b, span));
   const proper = extractProperPhrases(state.text, tokens, blocked);
   const scored: Scored[] = [];
-  const family = (f: SchemaField) => f.name.replace(/(?:_?(?:\d+|[ab]|first|second|one|two))$/i, '');
-  const numbered = (f: SchemaField) => family(f) !== f.name && fields.filter((g) => family(g) === family(f)).length > 1;
+  const numbered = (f: SchemaField) => fieldFamily(f) !== f.name && fields.filter((g) => fieldFamily(g) === fieldFamily(f)).length > 1;
   for (const field of open) {
     const entity = entityOf(field);
     for (const written of proper) {

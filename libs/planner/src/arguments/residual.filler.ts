@@ -1,10 +1,10 @@
-// The last resort for one required free-text field: the words of the request that neither say what the
-// tool is ("boiling point", "melting point" for a boiling-point tool) nor went to another field are
-// what the caller supplied ("water").
+// The last resort for a required free-text field (or a numbered family of them): the words of the
+// request that neither say what the tool is ("boiling point", "melting point" for a boiling-point
+// tool) nor went to another field are what the caller supplied ("water").
 import type { Span } from './argument-fill.types';
 import type { Filling } from './filling.state';
 import { isCommonWord, phraseOf, type Token, tokensOf } from './phrase.extractor';
-import type { SchemaField } from './schema.fields';
+import { fieldFamily, type SchemaField } from './schema.fields';
 import { contentWords, nameWords, overlaps, stem, wordMatches } from './text-span.util';
 import { unitAt } from './unit.lexicon';
 
@@ -44,8 +44,7 @@ export function fillResidual(state: Filling, fields: SchemaField[], all: SchemaF
   const asked = new Set(state.fill.ambiguous.map((a) => a.path.slice(1)));
   const open = fields.filter((f) => f.required && !f.hasDefault && !(f.name in state.fill.arguments) && !asked.has(f.name));
   // One field, or a numbered family of them (species1, species2) that takes the runs in written order.
-  const family = (f: SchemaField) => f.name.replace(/_?(?:\d+|[ab])$/i, '');
-  const numbered = open.length > 1 && open.every((f) => family(f) !== f.name && family(f) === family(open[0]));
+  const numbered = open.length > 1 && open.every((f) => fieldFamily(f) !== f.name && fieldFamily(f) === fieldFamily(open[0]));
   if (open.length !== 1 && !numbered) return [];
   const known = [...nameWords(tool.name).map(stem), ...contentWords(tool.description), ...all.flatMap((f) => [...f.nameWords, ...f.descriptionWords])];
   const blocked: Span[] = [...state.used, ...state.opaque, ...state.dates, ...state.paths, ...state.numbers, ...state.urls, ...state.emails];

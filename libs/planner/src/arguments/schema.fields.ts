@@ -116,6 +116,9 @@ export function operationItem(items: JsonSchema): { operation: string; operand?:
 
 const SHORT_VALUE_NAME = /name|title|phone|company|organi[sz]ation|label|code|city|country|id$|Id$/i;
 
+/** What a numbered field is one of: "species" for species1 and species_b, "team" for team_first. */
+export const fieldFamily = (field: SchemaField) => field.name.replace(/(?:_?(?:\d+|[ab]|first|second|one|two))$/i, '');
+
 /** The top-level fields of a tool's input schema, each with what kind of value it wants. */
 export function schemaFields(inputSchema: JsonSchema): SchemaField[] {
   const properties = (inputSchema.properties ?? {}) as Record<string, JsonSchema>;
