@@ -1,5 +1,5 @@
 import type { Span } from './argument-fill.types';
-import { overlaps } from './text-span.util';
+import { escapeRegExp, overlaps } from './text-span.util';
 
 export interface EnumMention extends Span {
   value: string | number;
@@ -32,10 +32,6 @@ const SYNONYMS: Record<string, string[]> = {
   lt: ['less than', 'below', 'under', 'fewer than'],
   lte: ['at most'],
 };
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Enum values a text names: by value ("bar", "HEAD") or by an everyday word ("descending", "weight"). */
 export function matchEnum(text: string, values: readonly unknown[], taken: Span[] = []): EnumMention[] {

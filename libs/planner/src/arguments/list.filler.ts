@@ -1,5 +1,6 @@
 // Array and object fields: column lists, operations with operands, sort keys, name = value maps.
 import type { JsonSchema } from '@toolgate/sdk';
+import type { Span } from './argument-fill.types';
 import { matchEnum } from './enum.matcher';
 import { type Filling, fieldScore, same } from './filling.state';
 import { operationItem, type SchemaField, sortItem } from './schema.fields';
@@ -29,6 +30,13 @@ export function fillStringList(state: Filling, field: SchemaField): void {
   state.set(field, { value: items, span: { start, end, text: state.text.slice(start, end) } });
 }
 
+/** Numbers read as one list, and whether they are the two ends of a range. */
+interface NumberList {
+  values: number[];
+  span: Span;
+  range?: boolean;
+}
+
 /** Numbers written one after another as a list: "85, 90, 88 and 92", "[12, 15, 18]". */
 const NUMBER_JOINT = /^\s*(?:,\s*and|,|and|&)\s*$/i;
 
@@ -41,7 +49,7 @@ export function fillNumberList(state: Filling, listFields: SchemaField[]): void 
   let fields = listFields;
   if (fields.length === 0) return;
   const free = (span: { start: number; end: number }) => state.isFree({ ...span, text: '' });
-  const lists: { values: number[]; span: { start: number; end: number; text: string }; range?: boolean }[] = [];
+  const lists: NumberList[] = [];
   for (const json of state.json) {
     if (Array.isArray(json.value) && json.value.length > 0 && json.value.every((v) => typeof v === 'number') && free(json)) lists.push({ values: json.value as number[], span: json });
   }
@@ -61,7 +69,7 @@ export function fillNumberList(state: Filling, listFields: SchemaField[]): void 
   // "from x=1 to x=3", "between 2015 and 2021": a pair for a field that holds a range, and only for one.
   const ranges = fields.some(holdsRange) ? rangePairs(state, numbers) : [];
   lists.push(...ranges);
-  const fits = (field: SchemaField, values: number[], list?: { range?: boolean }) => {
+  const fits = (field: SchemaField, values: number[], list?: NumberList) => {
     const items = (field.schema.items ?? {}) as JsonSchema;
     if (list?.range && !holdsRange(field)) return false;
     return !(items.type === 'integer' && values.some((v) => !Number.isInteger(v)));
@@ -111,8 +119,8 @@ const holdsRange = (field: SchemaField) =>
   [...field.nameWords, ...field.descriptionWords].some((w) => RANGE_WORDS.has(w)) || /\bstart and (?:the )?end\b/i.test(String(field.schema.description ?? ''));
 
 /** Two numbers written as the ends of a range: "from 1 to 3", "between x = -1 and x = 2", "from 2015 to 2021". */
-function rangePairs(state: Filling, numbers: Filling['numbers']): { values: number[]; span: { start: number; end: number; text: string }; range: true }[] {
-  const pairs: { values: number[]; span: { start: number; end: number; text: string }; range: true }[] = [];
+function rangePairs(state: Filling, numbers: Filling['numbers']): NumberList[] {
+  const pairs: NumberList[] = [];
   for (let i = 0; i + 1 < numbers.length; i++) {
     const [low, high] = [numbers[i], numbers[i + 1]];
     if (!/\b(?:from|between)\s*(?:[a-z]\s*=\s*)?$/i.test(state.text.slice(0, low.start))) continue;

@@ -2,7 +2,7 @@
 import { countedNameWords, type Filling, fieldScore, shareListScores } from './filling.state';
 import { extractCurrencies, extractUnits, type NumberMention } from './number.extractor';
 import type { SchemaField } from './schema.fields';
-import { contentWords, stem, wordMatches } from './text-span.util';
+import { contentWords, escapeRegExp, stem, wordMatches } from './text-span.util';
 
 const TIME_UNIT_MS: Record<string, number> = {
   ms: 1,
@@ -87,7 +87,7 @@ function unitFit(field: SchemaField, mention: NumberMention): number | undefined
 
 function measuredIn(field: SchemaField, unit: string): boolean {
   const description = String(field.schema.description ?? '');
-  if (unit.includes('/')) return new RegExp(`(?<![\\w/])${unit.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w^/²³])`, 'i').test(description);
+  if (unit.includes('/')) return new RegExp(`(?<![\\w/])${escapeRegExp(unit)}(?![\\w^/²³])`, 'i').test(description);
   const undivided = contentWords(description.replace(/(?:\/|\bper\s+)[A-Za-z]+/g, ' '));
   return [...countedNameWords(field), ...undivided].some((w) => wordMatches(w, stem(unit)));
 }

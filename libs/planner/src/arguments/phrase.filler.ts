@@ -5,7 +5,7 @@ import type { Span } from './argument-fill.types';
 import { type Filling, fieldScore, joinedAsList, shareListScores } from './filling.state';
 import { extractProperPhrases, isCommonWord, type Phrase, phraseOf, type Token, tokensOf } from './phrase.extractor';
 import { fieldFamily, type SchemaField } from './schema.fields';
-import { overlaps, stem, wordMatches } from './text-span.util';
+import { escapeRegExp, overlaps, stem, wordMatches } from './text-span.util';
 
 type Entity = 'place' | 'person' | 'group' | 'work';
 
@@ -115,8 +115,7 @@ function exampleHits(text: string, field: SchemaField): Phrase[] {
   const hits: Phrase[] = [];
   for (const example of examples) {
     if (example.length < 2 || /^(?:the|a|an|default|etc)$/i.test(example)) continue;
-    const escaped = example.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const m = new RegExp(`(?<![\\w-])${escaped}(?!\\w)`, 'i').exec(text);
+    const m = new RegExp(`(?<![\\w-])${escapeRegExp(example)}(?!\\w)`, 'i').exec(text);
     if (m) hits.push({ start: m.index, end: m.index + m[0].length, text: m[0], value: m[0], proper: /^[A-Z]/.test(m[0]) });
   }
   return hits;
