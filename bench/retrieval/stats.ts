@@ -4,6 +4,7 @@ export interface LatencyStats {
   n: number;
   p50: number;
   p95: number;
+  p99: number;
   mean: number;
   max: number;
 }
@@ -14,7 +15,14 @@ const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 export function latency(samples: readonly number[]): LatencyStats {
   const sorted = [...samples].sort((a, b) => a - b);
   const mean = sorted.reduce((s, x) => s + x, 0) / Math.max(1, sorted.length);
-  return { n: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), mean: round(mean), max: round(sorted[sorted.length - 1] ?? 0) };
+  return {
+    n: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    mean: round(mean),
+    max: round(sorted[sorted.length - 1] ?? 0),
+  };
 }
 
 export const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 3) : null);

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 interface Stats {
   p50: number;
   p95: number;
+  p99?: number;
 }
 
 interface Row {
@@ -16,6 +17,7 @@ interface Row {
   indexing?: { ms: number; docsPerSecond: number } | null;
   query?: { funnel: Stats & { queriesPerSecond: number }; lexical: Stats; semantic: Stats };
   recallAt5?: number;
+  concurrent?: { callers: number; searchesPerSecond: number; latencyMs: Stats }[];
   overhead?: Record<'lexical' | 'semantic', { driver: Stats; raw: Stats; ratio: { p50: number; p95: number; mean: number }; esTookMs: Stats; sameIdsAsDriver: number }>;
 }
 
@@ -49,6 +51,12 @@ for (const r of run.results) {
   out.push(
     `| ${r.size} | ${r.driver} | ${r.indexing ? (r.indexing.ms / 1000).toFixed(1) : '–'} | ${r.indexing?.docsPerSecond ?? '–'} | ${pair(r.query?.funnel)} | ${pair(r.query?.lexical)} | ${pair(r.query?.semantic)} | ${r.query?.funnel.queriesPerSecond} | ${r.recallAt5} |`,
   );
+}
+
+const concurrent = run.results.filter((r) => r.concurrent);
+if (concurrent.length > 0) {
+  out.push('', '| tools | driver | callers | searches/s | latency p50 / p99 (ms) |', '|---:|---|---:|---:|---:|');
+  for (const r of concurrent) for (const c of r.concurrent ?? []) out.push(`| ${r.size} | ${r.driver} | ${c.callers} | ${c.searchesPerSecond} | ${c.latencyMs.p50} / ${c.latencyMs.p99 ?? '–'} |`);
 }
 
 const es = run.results.filter((r) => r.overhead);

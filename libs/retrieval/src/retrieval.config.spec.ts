@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defaultModelDir } from './embedding/local/onnx.embedder';
 import { DEFAULT_DECOMPOSITION } from './funnel/query.decomposer';
@@ -12,9 +11,9 @@ describe('retrieval config: embedder', () => {
     expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_MODEL_DIR: '/opt/models' })).modelDir).toBe(join('/opt/models', 'all-MiniLM-L6-v2'));
   });
 
-  it("gives one query embedding up to 4 of the machine's cores, or TOOLGATE_EMBEDDING_THREADS", () => {
-    expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({})).modelThreads).toBe(Math.min(4, availableParallelism()));
-    expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_EMBEDDING_THREADS: '1' })).modelThreads).toBe(1);
+  it('gives one query embedding one thread, or TOOLGATE_EMBEDDING_THREADS', () => {
+    expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({})).modelThreads).toBe(1);
+    expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_EMBEDDING_THREADS: '3' })).modelThreads).toBe(3);
     expect(retrievalEnvSchema.safeParse({ TOOLGATE_EMBEDDING_THREADS: '0' }).error?.issues.map((issue) => issue.path)).toEqual([['TOOLGATE_EMBEDDING_THREADS']]);
   });
 

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import type { EmbedderDriver } from '../../retrieval.drivers';
 import { CachedEmbedder } from '../cached.embedder';
@@ -7,13 +6,12 @@ import { ThreadedOnnxEmbedder } from './threaded-onnx.embedder';
 
 const env = {
   TOOLGATE_MODEL_DIR: z.string().min(1).optional(),
-  /** Threads one local-model inference may use: a search waits for one query embedding, so a second core cuts its latency (~1.4x on 2 cores). */
-  TOOLGATE_EMBEDDING_THREADS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(64)
-    .default(() => Math.min(4, availableParallelism())),
+  /**
+   * Threads one local-model inference may use. One: the quantized model embeds a query in ~2.5 ms either
+   * way (2.51 ms with two threads, 2.63 with one, bench/retrieval), and with one the other cores stay free
+   * for the searches around it (50 concurrent searches at 1k tools on 2 cores: 215/s with two, 262/s with one).
+   */
+  TOOLGATE_EMBEDDING_THREADS: z.coerce.number().int().min(1).max(64).default(1),
 };
 
 export interface LocalModelOptions {

@@ -22,7 +22,6 @@ interface TokenizerJson {
   model: { type: string; vocab: Record<string, number>; unk_token?: string; continuing_subword_prefix?: string; max_input_chars_per_word?: number };
   normalizer?: { type: string; clean_text?: boolean; handle_chinese_chars?: boolean; strip_accents?: boolean | null; lowercase?: boolean };
   pre_tokenizer?: { type: string };
-  padding?: { pad_id?: number } | null;
   added_tokens?: { content: string; id: number }[];
 }
 
@@ -44,7 +43,6 @@ export class WordPieceTokenizer {
   readonly unkId: number;
   readonly clsId: number;
   readonly sepId: number;
-  readonly padId: number;
 
   constructor(json: TokenizerJson) {
     if (json.model?.type !== 'WordPiece') throw new Error(`unsupported tokenizer model ${json.model?.type}`);
@@ -66,7 +64,6 @@ export class WordPieceTokenizer {
     this.unkId = id(json.model.unk_token ?? '[UNK]');
     this.clsId = id('[CLS]');
     this.sepId = id('[SEP]');
-    this.padId = json.padding?.pad_id ?? this.vocab.get('[PAD]') ?? 0;
     // Special tokens are matched verbatim in the raw text, as `tokenizers` does.
     this.added = new Map((json.added_tokens ?? []).map((t) => [t.content, t.id]));
     const escaped = [...this.added.keys()].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
