@@ -3,11 +3,11 @@
  * is indexed (a fresh data directory, the local model, the bundled plugins; the server process alone,
  * its plugin worker processes apart), and the wall time and peak memory of CLI commands that never
  * search. Each measurement runs `--runs` times in fresh processes; prints one JSON object and writes it
- * to bench/process/results/<date>-process.json.
+ * to bench/process/results/<date>-process.json (`-2`, `-3`, ... for later runs that day).
  *   npm run bench:process [-- --runs 3 --settle-ms 5000]
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -108,8 +108,12 @@ async function main(): Promise<void> {
   };
   const out = JSON.stringify(result, null, 2);
   process.stdout.write(`${out}\n`);
-  mkdirSync(join(root, 'bench', 'process', 'results'), { recursive: true });
-  writeFileSync(join(root, 'bench', 'process', 'results', `${result.date.slice(0, 10)}-process.json`), `${out}\n`);
+  const results = join(root, 'bench', 'process', 'results');
+  mkdirSync(results, { recursive: true });
+  // A second run on the same day is kept beside the first: `-2`, `-3`, ...
+  let file = join(results, `${result.date.slice(0, 10)}-process.json`);
+  for (let n = 2; existsSync(file); n++) file = join(results, `${result.date.slice(0, 10)}-process-${n}.json`);
+  writeFileSync(file, `${out}\n`);
 }
 
 main().catch((error: unknown) => {

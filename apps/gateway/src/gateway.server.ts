@@ -7,17 +7,11 @@ import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import type { ErrorRequestHandler } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { BOOT_OPTIONS } from './boot.options';
 import { type AppConfig, maskConfig } from './config/app.config';
 import { mcpBodyErrors } from './mcp/mcp-http.errors';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
-/**
- * A failure while the app is built (a missing model, an unreachable database) is rethrown to the CLI,
- * which prints it as one line and exits non-zero: Nest would log the stack and exit on its own.
- * Without auto-flush the buffered boot logs go out when the app's logger is set (`flushLogs`).
- */
-export const BOOT_OPTIONS = { bufferLogs: true, abortOnError: false, autoFlushLogs: false } as const;
 
 /**
  * A body over the limit is 413 and one that is not JSON 400, each as a GraphQL-shaped JSON error

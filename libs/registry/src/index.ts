@@ -21,8 +21,8 @@ export { discoverPluginPackages } from './sources/npm/plugin.discovery';
 export { type Installed, type InstallOptions, installPlugin, listInstalledPlugins, uninstallPlugin } from './sources/npm/plugin.installer';
 export { isCodeStandIn, loadPlugin, loadPlugins, type PluginLoadResult } from './sources/npm/plugin.loader';
 export type { InstallRecord } from './sources/npm/plugin-install.record';
-export { GuardedServerNats } from './sources/remote/guarded-nats.server';
-export { catalogDigest, type NatsOptions, natsConnectOptions, RemoteWorkers, type RemoteWorkersOptions } from './sources/remote/remote.workers';
+export type { GuardedServerNats } from './sources/remote/guarded-nats.server';
+export { catalogDigest, loadNatsTransport, type NatsOptions, natsConnectOptions, RemoteWorkers, type RemoteWorkersOptions } from './sources/remote/remote.workers';
 export {
   acceptedSchema,
   callRoute,

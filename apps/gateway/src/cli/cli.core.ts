@@ -6,8 +6,8 @@ import { AccessPolicyService, CatalogService, McpConnections, type Principal, Us
 import { Logger } from 'nestjs-pino';
 import { CoreModule } from '../app.module';
 import { commandLinePrincipal } from '../auth/command-line.principal';
+import { BOOT_OPTIONS } from '../boot.options';
 import type { AppConfig } from '../config/app.config';
-import { BOOT_OPTIONS } from '../gateway.server';
 import { ExecutePlanUseCase } from '../use-cases/execute-plan.use-case';
 import { FindRunUseCase } from '../use-cases/find-run.use-case';
 import { ListRunsUseCase } from '../use-cases/list-runs.use-case';

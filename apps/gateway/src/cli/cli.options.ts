@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
-import { sniffImageFormat, type TaskImage } from '@toolgate/planner';
+import type { TaskImage } from '@toolgate/planner';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { InvalidArgumentError, Option } from 'commander';
-import { loadConfig } from '../config/app.config';
+import type { CliCatalog } from './cli.catalog';
 import type { CliCore } from './cli.core';
 
 export function positiveInt(value: string): number {
@@ -34,6 +34,7 @@ const MIME_OF = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', tiff: 
 
 /** Reads the `--image` files of a task; the type comes from the bytes, and the describer checks it again. */
 export async function readTaskImages(paths: readonly string[]): Promise<TaskImage[]> {
+  const { sniffImageFormat } = await import('@toolgate/planner');
   return Promise.all(
     paths.map(async (path, index) => {
       const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
@@ -50,6 +51,7 @@ export async function readTaskImages(paths: readonly string[]): Promise<TaskImag
  * The core is imported here, not at the top: `toolgate --help` and the eval commands never load the app.
  */
 export async function withCore<T>(key: string | undefined, work: (core: CliCore) => Promise<T>): Promise<T> {
+  const { loadConfig } = await import('../config/app.config');
   const config = loadConfig();
   const { openCliCore } = await import('./cli.core');
   const core = await openCliCore(config, key);
@@ -57,6 +59,19 @@ export async function withCore<T>(key: string | undefined, work: (core: CliCore)
     return await work(core);
   } finally {
     await core.close();
+  }
+}
+
+/** Opens the catalog alone (see openCliCatalog), for the commands that only read it. */
+export async function withCatalog<T>(key: string | undefined, work: (catalog: CliCatalog) => Promise<T>): Promise<T> {
+  const { loadCatalogConfig } = await import('../config/catalog.config');
+  const config = loadCatalogConfig();
+  const { openCliCatalog } = await import('./cli.catalog');
+  const opened = await openCliCatalog(config, key);
+  try {
+    return await work(opened);
+  } finally {
+    await opened.close();
   }
 }
 

@@ -1,58 +1,77 @@
 import { Command } from 'commander';
-import { registerDevCommand } from './commands/dev.command';
-import { registerEvalArgumentsCommand } from './commands/eval-arguments.command';
-import { registerEvalCallsCommand } from './commands/eval-calls.command';
-import { registerEvalPlanCommand } from './commands/eval-plan.command';
-import { registerEvalRetrievalCommand } from './commands/eval-retrieval.command';
-import { registerExamplesImportCommand } from './commands/examples-import.command';
-import { registerExamplesListCommand } from './commands/examples-list.command';
-import { registerMcpServeCommand } from './commands/mcp-serve.command';
-import { registerMcpServersCommand } from './commands/mcp-servers.command';
-import { registerMetricsCommand } from './commands/metrics.command';
-import { registerPlanCommand } from './commands/plan.command';
-import { registerPluginNewCommand } from './commands/plugin-new.command';
-import { registerPluginValidateCommand } from './commands/plugin-validate.command';
-import { registerPluginsInstallCommands } from './commands/plugins-install.command';
-import { registerPluginsListCommand } from './commands/plugins-list.command';
-import { registerRunCommand } from './commands/run.command';
-import { registerRunsCommands } from './commands/runs.command';
-import { registerSearchCommand } from './commands/search.command';
-import { registerServeCommand } from './commands/serve.command';
-import { registerToolsCallCommand } from './commands/tools-call.command';
-import { registerToolsListCommand } from './commands/tools-list.command';
-import { registerToolsShowCommand } from './commands/tools-show.command';
-import { registerWorkerCommand } from './commands/worker.command';
 
-/** The commands in the order `toolgate --help` lists them; each one's options and action live in its own file. */
-export function buildCli(): Command {
+type Register = (parent: Command) => void;
+
+/*
+ * Each command's module is required only when the command line names its word: a command file
+ * imports what its action needs (the planner, the index, the whole app), and `toolgate tools list`
+ * should not pay for `eval plan`'s imports. `require` keeps buildCli synchronous; the type comes from
+ * the module itself.
+ */
+const serve: Register = (p) => (require('./commands/serve.command') as typeof import('./commands/serve.command')).registerServeCommand(p);
+const worker: Register = (p) => (require('./commands/worker.command') as typeof import('./commands/worker.command')).registerWorkerCommand(p);
+const dev: Register = (p) => (require('./commands/dev.command') as typeof import('./commands/dev.command')).registerDevCommand(p);
+const tools: Register = (p) => {
+  const group = p.command('tools').description('the tool catalog');
+  (require('./commands/tools-list.command') as typeof import('./commands/tools-list.command')).registerToolsListCommand(group);
+  (require('./commands/tools-show.command') as typeof import('./commands/tools-show.command')).registerToolsShowCommand(group);
+  (require('./commands/tools-call.command') as typeof import('./commands/tools-call.command')).registerToolsCallCommand(group);
+};
+const search: Register = (p) => (require('./commands/search.command') as typeof import('./commands/search.command')).registerSearchCommand(p);
+const plan: Register = (p) => (require('./commands/plan.command') as typeof import('./commands/plan.command')).registerPlanCommand(p);
+const run: Register = (p) => (require('./commands/run.command') as typeof import('./commands/run.command')).registerRunCommand(p);
+const runs: Register = (p) => (require('./commands/runs.command') as typeof import('./commands/runs.command')).registerRunsCommands(p);
+const plugins: Register = (p) => {
+  const group = p.command('plugins').alias('plugin').description('plugin packages');
+  (require('./commands/plugins-list.command') as typeof import('./commands/plugins-list.command')).registerPluginsListCommand(group);
+  (require('./commands/plugin-new.command') as typeof import('./commands/plugin-new.command')).registerPluginNewCommand(group);
+  (require('./commands/plugin-validate.command') as typeof import('./commands/plugin-validate.command')).registerPluginValidateCommand(group);
+  (require('./commands/plugins-install.command') as typeof import('./commands/plugins-install.command')).registerPluginsInstallCommands(group);
+};
+const examples: Register = (p) => {
+  const group = p.command('examples').description('usage examples: queries that led to a tool, added to its index document');
+  (require('./commands/examples-import.command') as typeof import('./commands/examples-import.command')).registerExamplesImportCommand(group);
+  (require('./commands/examples-list.command') as typeof import('./commands/examples-list.command')).registerExamplesListCommand(group);
+};
+const evaluation: Register = (p) => {
+  const group = p.command('eval').description('measure retrieval and planning on labelled sets');
+  (require('./commands/eval-retrieval.command') as typeof import('./commands/eval-retrieval.command')).registerEvalRetrievalCommand(group);
+  (require('./commands/eval-plan.command') as typeof import('./commands/eval-plan.command')).registerEvalPlanCommand(group);
+  (require('./commands/eval-arguments.command') as typeof import('./commands/eval-arguments.command')).registerEvalArgumentsCommand(group);
+  (require('./commands/eval-calls.command') as typeof import('./commands/eval-calls.command')).registerEvalCallsCommand(group);
+};
+const mcp: Register = (p) => {
+  const group = p.command('mcp').description('the Model Context Protocol: serve Toolgate to MCP clients, and the servers it imports tools from');
+  (require('./commands/mcp-serve.command') as typeof import('./commands/mcp-serve.command')).registerMcpServeCommand(group);
+  (require('./commands/mcp-servers.command') as typeof import('./commands/mcp-servers.command')).registerMcpServersCommand(group);
+};
+const metrics: Register = (p) => (require('./commands/metrics.command') as typeof import('./commands/metrics.command')).registerMetricsCommand(p);
+
+/** The top-level words in the order `toolgate --help` lists them (an alias names the same entry). */
+const COMMANDS: [words: string[], register: Register][] = [
+  [['serve'], serve],
+  [['worker'], worker],
+  [['dev'], dev],
+  [['tools'], tools],
+  [['search'], search],
+  [['plan'], plan],
+  [['run'], run],
+  [['runs'], runs],
+  [['plugins', 'plugin'], plugins],
+  [['examples'], examples],
+  [['eval'], evaluation],
+  [['mcp'], mcp],
+  [['metrics'], metrics],
+];
+
+/**
+ * The command table. Given the command line's arguments, only the command its first word names is
+ * registered; with no word, an unknown one (commander then suggests the closest) or `help`, all are.
+ */
+export function buildCli(args: readonly string[] = process.argv.slice(2)): Command {
   const program = new Command('toolgate').description('Toolgate: find, plan and safely run the few tools a caller may use.').version('0.1.0').showHelpAfterError();
-  registerServeCommand(program);
-  registerWorkerCommand(program);
-  registerDevCommand(program);
-  const tools = program.command('tools').description('the tool catalog');
-  registerToolsListCommand(tools);
-  registerToolsShowCommand(tools);
-  registerToolsCallCommand(tools);
-  registerSearchCommand(program);
-  registerPlanCommand(program);
-  registerRunCommand(program);
-  registerRunsCommands(program);
-  const plugins = program.command('plugins').alias('plugin').description('plugin packages');
-  registerPluginsListCommand(plugins);
-  registerPluginNewCommand(plugins);
-  registerPluginValidateCommand(plugins);
-  registerPluginsInstallCommands(plugins);
-  const examples = program.command('examples').description('usage examples: queries that led to a tool, added to its index document');
-  registerExamplesImportCommand(examples);
-  registerExamplesListCommand(examples);
-  const evaluation = program.command('eval').description('measure retrieval and planning on labelled sets');
-  registerEvalRetrievalCommand(evaluation);
-  registerEvalPlanCommand(evaluation);
-  registerEvalArgumentsCommand(evaluation);
-  registerEvalCallsCommand(evaluation);
-  const mcp = program.command('mcp').description('the Model Context Protocol: serve Toolgate to MCP clients, and the servers it imports tools from');
-  registerMcpServeCommand(mcp);
-  registerMcpServersCommand(mcp);
-  registerMetricsCommand(program);
+  const word = args.find((arg) => !arg.startsWith('-'));
+  const named = COMMANDS.find(([words]) => word !== undefined && words.includes(word));
+  for (const entry of named ? [named] : COMMANDS) entry[1](program);
   return program;
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { BOOT_OPTIONS } from '../gateway.server';
+import { BOOT_OPTIONS } from '../boot.options';
 import { ToolWorkerModule } from './tool-worker.module';
 import type { WorkerConfig } from './worker.config';
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ClientNats } from '@nestjs/microservices';
+import type { ClientNats } from '@nestjs/microservices';
 import { propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { type ExecutionRouteHandlers, SchemaCache, serverExecutionRoute } from '@toolgate/executor';
 import {
@@ -9,7 +9,8 @@ import {
   cancelSchema,
   catalogDigest,
   firstIssue,
-  GuardedServerNats,
+  type GuardedServerNats,
+  loadNatsTransport,
   McpConnections,
   natsConnectOptions,
   type RemoteCall,
@@ -75,6 +76,7 @@ export class ToolWorkerService implements OnApplicationBootstrap, OnApplicationS
   async onApplicationBootstrap(): Promise<void> {
     for (const version of this.hostable()) this.hosted.set(callRoute(version.toolId, version.version, version.hash), version);
     const connect = natsConnectOptions(this.config.nats, `toolgate-worker ${this.config.workerId}`);
+    const { GuardedServerNats, ClientNats } = await loadNatsTransport();
     const server = new GuardedServerNats(connect);
     for (const route of this.hosted.keys()) server.addHandler(this.subjects.call(route), async (data: unknown) => this.serve(route, data), false, { queue: this.subjects.queue });
     server.addHandler(this.subjects.discover, async (data: unknown) => this.onDiscover(data), true);

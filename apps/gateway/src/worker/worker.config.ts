@@ -3,7 +3,7 @@ import { type ExecutorModuleOptions, executorEnvSchema, executorModuleOptionsFro
 import { type NatsOptions, natsOptionsFromEnv, type RegistryModuleOptions, registryEnvSchema, registryOptionsFromEnv } from '@toolgate/registry';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { z } from 'zod';
-import { flag } from '../config/app.config';
+import { flag } from '../config/gateway.config';
 import type { TracingSettings } from '../tracing/tracing.bootstrap';
 
 /** What a tool worker reads beyond the registry's plugin and NATS settings and the executor's isolation settings. */

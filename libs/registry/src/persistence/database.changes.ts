@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { Subject } from 'rxjs';
 import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../registry.module-definition';
 
@@ -61,6 +61,8 @@ export class DatabaseChanges implements OnApplicationBootstrap, OnApplicationShu
 
   private async listen(again: boolean): Promise<void> {
     if (this.closed || !this.url) return;
+    // Required here: only a PostgreSQL catalog listens, and a SQLite one never loads the driver.
+    const { Client } = await import('pg');
     const client = new Client({ connectionString: this.url, application_name: 'toolgate-changes' });
     client.on('notification', (message) => this.onNotice(message.channel, message.payload ?? ''));
     client.on('error', (error) => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withCore } from '../cli.options';
+import { withCatalog } from '../cli.options';
 import { printJson, printTable, truncate } from '../cli.output';
 
 export function registerPluginsListCommand(plugins: Command): void {
@@ -8,8 +8,8 @@ export function registerPluginsListCommand(plugins: Command): void {
     .description('list plugin packages and their load status')
     .option('--json', 'print JSON only')
     .action(async (options: { json?: boolean }) => {
-      await withCore(undefined, async (core) => {
-        const list = core.catalog.listPlugins();
+      await withCatalog(undefined, async ({ catalog }) => {
+        const list = catalog.listPlugins();
         if (options.json) return printJson(list);
         printTable(
           ['package', 'version', 'status', 'tools', 'code', 'error'],

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { keyOption, withCore } from '../cli.options';
+import { keyOption, withCatalog } from '../cli.options';
 import { printJson, printTable, truncate } from '../cli.output';
 
 export function registerToolsListCommand(tools: Command): void {
@@ -10,8 +10,8 @@ export function registerToolsListCommand(tools: Command): void {
     .addOption(keyOption())
     .option('--json', 'print JSON only')
     .action(async (options: { namespace?: string; key?: string; json?: boolean }) => {
-      await withCore(options.key, async (core) => {
-        const list = core.catalog.listTools(core.principal, { namespace: options.namespace });
+      await withCatalog(options.key, async ({ catalog, principal }) => {
+        const list = catalog.listTools(principal, { namespace: options.namespace });
         if (options.json)
           return printJson(
             list.map((t) => ({

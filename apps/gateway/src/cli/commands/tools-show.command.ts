@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { keyOption, withCore } from '../cli.options';
+import { keyOption, withCatalog } from '../cli.options';
 import { printJson } from '../cli.output';
 
 /** `toolgate tools show <id>`: what a tool author or caller needs to call it: description, schemas, examples, limits, versions. */
@@ -10,9 +10,9 @@ export function registerToolsShowCommand(tools: Command): void {
     .addOption(keyOption())
     .option('--json', 'print JSON only')
     .action(async (ref: string, options: { key?: string; json?: boolean }) => {
-      await withCore(options.key, async (core) => {
+      await withCatalog(options.key, async ({ catalog, principal }) => {
         // The version a call would get; a tool the caller may not discover is TOOL_NOT_FOUND, like one that does not exist.
-        const { tool, version } = core.catalog.resolve(ref, core.principal);
+        const { tool, version } = catalog.resolve(ref, principal);
         const { descriptor } = version;
         const view = {
           id: tool.id,

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
-import { mapAtMost } from '../concurrency.util';
 import type { ImportOutcome } from './plugin.importer';
 
 /** A successful import: the only outcome kept (a failure is imported again, so its error is always current). */
@@ -23,55 +23,81 @@ const FORMAT = 1;
 const MAX_FILES = 5_000;
 const MAX_BYTES = 128 * 1024 * 1024;
 
-/** Files stat'ed and read at once: enough to keep the disk busy, far from the open-files limit. */
-const IO_CONCURRENCY = 32;
-
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
 /** sha256 of a value's JSON: what a cache key is made of. */
 export const cacheKeyOf = (parts: unknown): string => sha256(JSON.stringify(parts));
 
 /** Every regular file under `dir` (symbolic links are not followed: what they point to counts where it is loaded from). */
-async function filesUnder(dir: string, found: string[]): Promise<boolean> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+function filesUnder(dir: string, found: string[]): boolean {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (found.length > MAX_FILES) return false;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!(await filesUnder(path, found))) return false;
+      if (!filesUnder(path, found)) return false;
     } else if (entry.isFile()) found.push(path);
   }
   return found.length <= MAX_FILES;
 }
 
+/** `read(path)`, or null when the file is gone or unreadable. */
+const orNull = <T>(read: () => T): T | null => {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
+};
+
 /**
  * What an import read, by content: every file of the package (a new or removed file counts, for a
  * package that requires a folder's files) and each file it loaded from outside (hoisted
  * dependencies, the sdk), hashed here, never taken from the plugin's own process. Null when the
- * package is too large to be worth it, or a file vanished while it was read.
+ * package is too large to be worth it, or a file vanished while it was read. Synchronous, as
+ * packageCodeHash is: a package is a few hundred small files, and the same reads through the
+ * thread pool took a CLI command about ten times as long (~250 vs ~25 ms for the bundled plugins).
  */
-async function fingerprint(packageDir: string, loadedOutside: readonly string[], hashes: Map<string, Promise<string>> = new Map()): Promise<FileFingerprint[] | null> {
+function fingerprint(packageDir: string, loadedOutside: readonly string[], pass: PassFiles = newPass()): FileFingerprint[] | null {
   const inside: string[] = [];
-  if (!(await filesUnder(packageDir, inside))) return null;
+  if (!orNull(() => filesUnder(packageDir, inside))) return null;
   const paths = [...new Set([...inside, ...loadedOutside])].sort();
   if (paths.length > MAX_FILES) return null;
-  const stats = await mapAtMost(paths, IO_CONCURRENCY, (path) => lstat(path).catch(() => null));
+  const stats = paths.map((path) => {
+    if (!pass.stats.has(path))
+      pass.stats.set(
+        path,
+        orNull(() => lstatSync(path)),
+      );
+    return pass.stats.get(path);
+  });
   if (stats.some((stat) => !stat?.isFile())) return null;
   if (stats.reduce((total, stat) => total + (stat?.size ?? 0), 0) > MAX_BYTES) return null;
-  const digests = await mapAtMost(paths, IO_CONCURRENCY, (path) => {
-    let hash = hashes.get(path);
-    if (!hash) {
-      hash = readFile(path).then(sha256);
-      hashes.set(path, hash);
-    }
-    return hash.catch(() => null);
+  const digests = paths.map((path) => {
+    if (!pass.hashes.has(path))
+      pass.hashes.set(
+        path,
+        orNull(() => sha256(readFileSync(path))),
+      );
+    return pass.hashes.get(path);
   });
-  if (digests.some((digest) => digest === null)) return null;
+  if (digests.some((digest) => !digest)) return null;
   return paths.map((path, i) => ({ path, sha256: digests[i] as string }));
 }
 
+/**
+ * What one loading pass has read, by path: the files several packages load (the sdk, ajv and other
+ * shared dependencies: most of each package's ~170 files) are stat'ed and hashed once per pass.
+ */
+interface PassFiles {
+  stats: Map<string, Stats | null>;
+  hashes: Map<string, string | null>;
+}
+
+const newPass = (): PassFiles => ({ stats: new Map(), hashes: new Map() });
+
 /** sha256 over a folder's files (their paths and contents): the sdk build a cached validation ran against. */
 export async function folderDigest(dir: string): Promise<string | null> {
-  const files = await fingerprint(dir, []);
+  const files = fingerprint(dir, []);
   return files && sha256(JSON.stringify(files));
 }
 
@@ -93,14 +119,14 @@ const sameFiles = (a: readonly FileFingerprint[], b: readonly FileFingerprint[])
  */
 export class PluginImportCache {
   /** Within one loading pass, a file several packages loaded (the sdk, shared dependencies) is read once. */
-  private hashes = new Map<string, Promise<string>>();
+  private pass = newPass();
 
   /** Null: every import runs its process. */
   constructor(private readonly dir: string | null) {}
 
   /** Starts a loading pass: files are read afresh, never trusted from an earlier pass. */
   beginPass(): void {
-    this.hashes = new Map();
+    this.pass = newPass();
   }
 
   async lookup(key: string, packageDir: string): Promise<ImportedTools | null> {
@@ -112,13 +138,13 @@ export class PluginImportCache {
       return null;
     }
     if (entry.format !== FORMAT || entry.outcome?.kind !== 'tools' || !Array.isArray(entry.files)) return null;
-    const now = await fingerprint(
+    const now = fingerprint(
       packageDir,
       outsideOf(
         packageDir,
         entry.files.map((file) => file.path),
       ),
-      this.hashes,
+      this.pass,
     );
     return now && sameFiles(now, entry.files) ? entry.outcome : null;
   }
@@ -126,7 +152,7 @@ export class PluginImportCache {
   /** Keeps a successful import with the files it read; a cache that cannot be written only costs the next start its import. */
   async store(key: string, packageDir: string, outcome: ImportedTools, loaded: readonly string[]): Promise<void> {
     if (!this.dir) return;
-    const files = await fingerprint(packageDir, outsideOf(packageDir, loaded), this.hashes);
+    const files = fingerprint(packageDir, outsideOf(packageDir, loaded), this.pass);
     if (!files) return;
     const entry: CacheEntry = { format: FORMAT, files, outcome };
     const target = join(this.dir, `${key}.json`);

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { ClientNats } from '@nestjs/microservices';
+import type { ClientNats } from '@nestjs/microservices';
 import { descriptorHash, ErrorCode, type ErrorDetail, namespaceOfPackage, ToolgateError, type ToolManifest, validateManifest } from '@toolgate/sdk';
-import { type NatsConnection, nkeyAuthenticator } from 'nats';
+import type { NatsConnection } from 'nats';
 import { Subject } from 'rxjs';
 import semver from 'semver';
 import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../../registry.module-definition';
 import { type FailedPlugin, manifestFromDescriptor, type PluginLoadResult } from '../npm/plugin.loader';
-import { GuardedServerNats } from './guarded-nats.server';
+import type { GuardedServerNats } from './guarded-nats.server';
 import {
   acceptedSchema,
   announcementSchema,
@@ -42,12 +42,22 @@ export interface RemoteWorkersOptions extends NatsOptions {
 
 export const DEFAULT_REMOTE_TIMING = { discoveryMs: 1_000, missedHeartbeats: 3 } as const;
 
+/**
+ * The NATS transport (nats.js, Nest's NATS client and our guarded server), required on first use:
+ * most deployments have no remote workers, and every process that loads the registry (the CLI too)
+ * would otherwise load it.
+ */
+export async function loadNatsTransport(): Promise<{ GuardedServerNats: typeof GuardedServerNats; ClientNats: typeof ClientNats }> {
+  const [{ GuardedServerNats: server }, { ClientNats: client }] = await Promise.all([import('./guarded-nats.server'), import('@nestjs/microservices')]);
+  return { GuardedServerNats: server, ClientNats: client };
+}
+
 /** The connection settings nats.js takes, from ours: reconnect forever, and wait for a server that is not up yet. */
 export const natsConnectOptions = (options: NatsOptions, name: string) => ({
   servers: options.servers,
   name,
   ...(options.user !== undefined ? { user: options.user, pass: options.password ?? '' } : {}),
-  ...(options.nkeySeed ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(options.nkeySeed)) } : {}),
+  ...(options.nkeySeed ? { authenticator: (require('nats') as typeof import('nats')).nkeyAuthenticator(new TextEncoder().encode(options.nkeySeed)) } : {}),
   waitOnFirstConnect: true,
   maxReconnectAttempts: -1,
   reconnectTimeWait: 250,
@@ -215,6 +225,8 @@ export class RemoteWorkers implements OnApplicationShutdown {
   private async open(): Promise<void> {
     const options = this.options as RemoteWorkersOptions;
     const connect = natsConnectOptions(options, 'toolgate-gateway');
+    // Required here: a gateway without NATS never loads the transport.
+    const { GuardedServerNats, ClientNats } = await loadNatsTransport();
     const listener = new GuardedServerNats(connect);
     listener.addHandler(this.subjects.announce, async (data: unknown) => this.onAnnouncement(data), true);
     listener.addHandler(this.subjects.heartbeat, async (data: unknown) => this.onHeartbeat(data), true);
