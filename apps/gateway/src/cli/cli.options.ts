@@ -46,6 +46,15 @@ export async function readTaskImages(paths: readonly string[]): Promise<TaskImag
   );
 }
 
+/** Runs `work` on what was opened and closes it however the work ends. */
+async function closing<C extends { close(): Promise<void> }, T>(opened: C, work: (opened: C) => Promise<T>): Promise<T> {
+  try {
+    return await work(opened);
+  } finally {
+    await opened.close();
+  }
+}
+
 /**
  * Opens the registry and index in-process (no HTTP), acting as the principal of --key or the local admin.
  * The core is imported here, not at the top: `toolgate --help` and the eval commands never load the app.
@@ -54,12 +63,7 @@ export async function withCore<T>(key: string | undefined, work: (core: CliCore)
   const { loadConfig } = await import('../config/app.config');
   const config = loadConfig();
   const { openCliCore } = await import('./cli.core');
-  const core = await openCliCore(config, key);
-  try {
-    return await work(core);
-  } finally {
-    await core.close();
-  }
+  return closing(await openCliCore(config, key), work);
 }
 
 /** Opens the catalog alone (see openCliCatalog), for the commands that only read it. */
@@ -67,12 +71,7 @@ export async function withCatalog<T>(key: string | undefined, work: (catalog: Cl
   const { loadCatalogConfig } = await import('../config/catalog.config');
   const config = loadCatalogConfig();
   const { openCliCatalog } = await import('./cli.catalog');
-  const opened = await openCliCatalog(config, key);
-  try {
-    return await work(opened);
-  } finally {
-    await opened.close();
-  }
+  return closing(await openCliCatalog(config, key), work);
 }
 
 /**
