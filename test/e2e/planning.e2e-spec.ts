@@ -85,6 +85,17 @@ describe('planning over HTTP', () => {
       expect(selection?.calls).toEqual([expect.objectContaining({ tool: expect.stringMatching(/^units\/convert@/), arguments: { value: 5, from: 'miles', to: 'kilometers' } })]);
     });
 
+    it('plans a request that names its tool by a tag, though a date tool is worded a hair closer', async () => {
+      // The funnel and the matcher both put datetime/difference first for "calculate"; only the calculator is tagged so.
+      const response = await plan({ text: 'calculate 17 * 23' });
+      expect(response.errors).toBeUndefined();
+      expect(response.data?.plan).toMatchObject({
+        decision: 'USE_TOOLS',
+        steps: [expect.objectContaining({ tool: expect.stringMatching(/^calculator\/evaluate@/), arguments: { expression: '17 * 23' } })],
+      });
+      expect(response.data?.plan.candidates[0].id).toBe('datetime/difference');
+    });
+
     it('asks for what is missing instead of guessing', async () => {
       const response = await plan({ text: 'convert 250' });
       expect(response.errors).toBeUndefined();

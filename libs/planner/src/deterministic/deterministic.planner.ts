@@ -313,13 +313,17 @@ export class DeterministicPlanner extends Planner {
     const drafts: Draft[] = [];
     const idle: string[] = [];
     for (const [g, goal] of subGoals.entries()) {
-      const top = ranked[g][0];
       // No default score alone decides: a close score for a tool the text never names is no match, a low one
       // for a tool it names is a match. A minScore the operator set is a floor all the same.
       // In a task of several jobs, a close fit the retrieval funnel also ranks among the top ones for the task is evidence too.
-      const funnelAgrees = subGoals.length > 1 && top && top.score >= this.minScore && top.candidate.rank <= subGoals.length;
-      const named = top !== undefined && namesTheTool(goal.text, top.candidate, top.score >= this.minScore);
-      if (!top || (this.options.minScore !== undefined && top.score < this.minScore) || !(funnelAgrees || named)) {
+      const funnelAgrees = (top: ToolMatch | undefined) => subGoals.length > 1 && top !== undefined && top.score >= this.minScore && top.candidate.rank <= subGoals.length;
+      const names = (top: ToolMatch | undefined) => top !== undefined && namesTheTool(goal.text, top.candidate, top.score >= this.minScore);
+      // In a task of one job, a best candidate without that evidence gives way to a close one the text names
+      // (in a task of several, a part that needs no tool is common, and a named neighbour would be a wrong step).
+      if (subGoals.length === 1 && !names(ranked[g][0])) ranked[g] = this.namedFirst(goal.text, ranked[g]);
+      const top = ranked[g][0];
+      const named = names(top);
+      if (!top || (this.options.minScore !== undefined && top.score < this.minScore) || !(funnelAgrees(top) || named)) {
         idle.push(goal.text);
         continue;
       }
@@ -343,6 +347,16 @@ export class DeterministicPlanner extends Planner {
     }
     if (drafts.length > 0 && idle.length > 0) notes.push(`no tool needed for ${idle.map((t) => quote(t, 50)).join(', ')}`);
     return drafts;
+  }
+
+  /**
+   * The first candidate the text names, moved first: the best one is not named, so without it the goal
+   * would have no tool, and a named tool is taken at any score above the floor, as when it ranks first
+   * ("calculate 17 * 23" is the calculator's job, not that of a date tool the wording sits closer to).
+   */
+  private namedFirst(text: string, matches: ToolMatch[]): ToolMatch[] {
+    const named = matches.slice(1).find((m) => m.score >= this.minScore && namesTheTool(text, m.candidate, true));
+    return named ? [named, ...matches.filter((m) => m !== named)] : matches;
   }
 
   /**

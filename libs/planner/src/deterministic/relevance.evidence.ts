@@ -35,7 +35,7 @@ function askedFor(text: string): string[] {
 
 /**
  * Whether the text names what the tool works on: a word of the tool's name ("triangle" for
- * area_triangle), or a quarter of what its description's first sentence is about. A tool the text
+ * area_triangle), one of its tags as a whole, or a quarter of what its description's first sentence is about. A tool the text
  * never names is not offered for it, however close the wording ("the area of a triangle" is not a job
  * for determine_body_mass_index, though both "calculate" from a "height"); nor is one that never speaks
  * of the thing the request asks for, unless the wording fits it closely (`closeFit`: "the odds of" for
@@ -55,6 +55,8 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
   const name = aboutWords(`${local} ${candidate.descriptor.title ?? ''}`);
   // A tool whose own name is one word ("calculator/evaluate") is named by that word, however common.
   if (name.some(hit) || (tokenize(local).length === 1 && hit(tokenize(local)[0]))) return true;
+  // The words its author tagged it with name it too, each tag as a whole ("calculate"; "date difference", not "date" alone).
+  if ((candidate.descriptor.tags ?? []).some((tag) => tokenize(tag).length > 0 && tokenize(tag).every(hit))) return true;
   const about = significant(tokenize((candidate.descriptor.description ?? '').split(/\.\s/)[0]));
   return about.length > 0 && about.filter(hit).length / about.length >= DESCRIPTION_COVERAGE;
 }

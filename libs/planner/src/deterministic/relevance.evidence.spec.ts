@@ -1,0 +1,36 @@
+import { DEFAULT_LIMITS, type ToolDescriptor } from '@toolgate/sdk';
+import type { PlanningCandidate } from '../plan/plan.types';
+import { namesTheTool } from './relevance.evidence';
+
+function tool(id: string, title: string, description: string, tags: string[]): PlanningCandidate {
+  const descriptor: ToolDescriptor = {
+    name: id.split('/')[1],
+    title,
+    description,
+    category: [],
+    tags,
+    inputSchema: { type: 'object', properties: {} },
+    outputSchema: { type: 'object', properties: {} },
+    examples: [],
+    permissions: { scopes: [], risk: 'read' },
+    limits: DEFAULT_LIMITS,
+    execution: 'server',
+    hasHealthCheck: false,
+  };
+  return { id, version: '1.0.0', descriptor, score: 1, rank: 1 };
+}
+
+describe('namesTheTool: tags', () => {
+  const calculator = (tags: string[]) => tool('calculator/evaluate', 'Evaluate a math expression', 'Works out the value of a formula.', tags);
+
+  it('takes a tag its author gave the tool as a name of it', () => {
+    expect(namesTheTool('calculate 17 * 23', calculator(['calculator', 'calculate']))).toBe(true);
+    expect(namesTheTool('how many days between the two dates?', tool('datetime/difference', 'Difference', 'Elapsed time.', ['date difference', 'days between']))).toBe(true);
+  });
+
+  it('takes a tag only as a whole', () => {
+    expect(namesTheTool('calculate 17 * 23', calculator([]))).toBe(false);
+    expect(namesTheTool('calculate 17 * 23', calculator(['calculate sums of money']))).toBe(false);
+    expect(namesTheTool('what is the date today', tool('datetime/difference', 'Difference', 'Elapsed time.', ['date difference']))).toBe(false);
+  });
+});
