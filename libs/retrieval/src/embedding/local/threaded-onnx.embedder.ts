@@ -60,7 +60,7 @@ function failure(error: WorkerError): ToolgateError {
 
 /**
  * The local model (OnnxEmbedder) in a worker thread. onnxruntime-node runs inference synchronously on
- * the calling thread, so in-process every query embedding (5-20 ms) and every indexing batch (hundreds
+ * the calling thread, so in-process every query embedding (2-10 ms) and every indexing call (hundreds
  * of ms) would stall the server's event loop: other requests, health checks, executor timers. Here the
  * loop stays free and only the vectors cross over. The worker is unreferenced while idle, so it never
  * keeps a process alive; a crashed worker is replaced on the next call.
