@@ -4,6 +4,7 @@ import type { ArgumentFill, ArgumentFillContext } from './argument-fill.types';
 import { fillBoolean, fillEnums } from './choice.filler';
 import { spreadClauses } from './clause.spreader';
 import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler';
+import { widenEnumerations } from './enumeration.filler';
 import { Filling, joinedAsList } from './filling.state';
 import { fillNumberList, fillNumberMap, fillOperations, fillSortKeys, fillStringList } from './list.filler';
 import { fillCurrencies, fillNumbers, fillUnits } from './number.filler';
@@ -72,9 +73,10 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillPhrases(state, [...open('text'), ...open('unit')]);
   fillNameLists(state, open('string-list'));
   const guessed = context.tool ? fillResidual(state, open('text'), fields, context.tool) : [];
+  widenEnumerations(state, open('text'));
 
   dropInvalid(state, inputSchema);
-  const kept = guessed.filter((f) => f.name in state.fill.arguments).map((f) => f.name);
+  const kept = guessed.filter((f) => f.name in state.fill.arguments || state.fill.ambiguous.some((a) => a.path === `/${f.name}`)).map((f) => f.name);
   if (kept.length > 0) state.fill.guessed = kept;
   return state;
 }
@@ -86,7 +88,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
  */
 function spreadLists(state: Filling): void {
   const lists = state.fill.ambiguous;
-  if (lists.length === 0 || lists.some((a) => !state.optionSpans.has(a.path)) || instructionAimedAtSystem(state.text)) return;
+  if (lists.length === 0 || lists.some((a) => state.optionSpans.get(a.path)?.length !== a.options.length) || instructionAimedAtSystem(state.text)) return;
   const count = lists[0].options.length;
   if (/\brespectively\b/i.test(state.text) && lists.some((a) => a.options.length !== count)) return;
   const spansOf = (path: string) => state.optionSpans.get(path) ?? [];

@@ -93,4 +93,82 @@ describe('one call per listed item', () => {
       { city: 'Porto', days: 5 },
     ]);
   });
+
+  it('cuts records written field after field after each record\'s last value, not at its first "and"', () => {
+    const box = schema(
+      {
+        width: { type: 'number', description: 'Width of the box in cm.' },
+        depth: { type: 'number', description: 'Depth of the box in cm.' },
+      },
+      ['width', 'depth'],
+    );
+    const fill = fillArguments(
+      'We ship three boxes. One has a width of 30 cm and a depth of 20 cm, the next a width of 40 cm and a depth of 25 cm, and the last a width of 50 cm and a depth of 35 cm.',
+      box,
+      context,
+    );
+    expect(fill.each?.map(({ width, depth }) => ({ width, depth }))).toEqual([
+      { width: 30, depth: 20 },
+      { width: 40, depth: 25 },
+      { width: 50, depth: 35 },
+    ]);
+  });
+
+  it("keeps a value written twice as its own call's, and a sentence without listed values speaks for every call", () => {
+    const line = schema(
+      {
+        slope: { type: 'integer', description: 'The slope m of the line.' },
+        intercept: { type: 'integer', description: 'The intercept b of the line.' },
+        units: { type: 'string', enum: ['metric', 'imperial'], description: 'Unit system.' },
+      },
+      ['slope', 'intercept'],
+    );
+    const fill = fillArguments('Plot two lines. The first has slope = 2 and intercept = 3. The second has slope = 4 and intercept = 3. Use the metric system.', line, context);
+    expect(fill.each).toEqual([
+      { slope: 2, intercept: 3, units: 'metric' },
+      { slope: 4, intercept: 3, units: 'metric' },
+    ]);
+  });
+
+  it('does not read an "or" inside one sentence\'s record as alternatives between the records', () => {
+    const roots = schema(
+      {
+        a: { type: 'integer', description: 'Coefficient a.' },
+        b: { type: 'integer', description: 'Coefficient b.' },
+      },
+      ['a', 'b'],
+    );
+    const fill = fillArguments('Take a = 1 and b = 2, exact or rounded. Then take a = 3 and b = 5.', roots, context);
+    expect(fill.each).toEqual([
+      { a: 1, b: 2 },
+      { a: 3, b: 5 },
+    ]);
+    expect(fillArguments('Take a = 1 or a = 3 with b = 2', roots, context).each).toBeUndefined();
+  });
+});
+
+describe('one call per item of an enumeration', () => {
+  const history = schema({ ruler: { type: 'string', description: 'Full name of the ruler.' } }, ['ruler']);
+  const protein = schema({ protein: { type: 'string', description: 'The protein to look up.' } }, ['protein']);
+
+  it('spreads names joined by "and" into one call each', () => {
+    expect(fillArguments('the reforms made under Catherine the Great and Peter the Great', history, context).each).toBeUndefined();
+    expect(fillArguments('what happened during the reign of Queen Victoria and King Edward', history, context).each).toEqual([{ ruler: 'Queen Victoria' }, { ruler: 'King Edward' }]);
+  });
+
+  it('spreads plain phrases that share a head noun, or a list of three', () => {
+    const lookup = { ...context, tool: { name: 'protein_sequence', description: 'The amino acid sequence of a protein.' } };
+    const sequences = fillArguments('sequences of bovine insulin, porcine insulin and human insulin', protein, lookup);
+    expect(sequences.each).toEqual([{ protein: 'bovine insulin' }, { protein: 'porcine insulin' }, { protein: 'human insulin' }]);
+  });
+
+  it('leaves a place with its region, two clauses joined by "and", and alternatives alone', () => {
+    const weather = schema({ city: { type: 'string', description: 'The city.' } }, ['city']);
+    expect(fillArguments('the weather in Paris, France', weather, context).each).toBeUndefined();
+    expect(fillArguments('the weather in Paris or Lyon', weather, context).each).toBeUndefined();
+    const diet = schema({ diet: { type: 'string', description: 'Diet, e.g. vegan or keto.' }, servings: { type: 'integer', description: 'Servings.' } }, ['diet']);
+    const recipe = fillArguments('a recipe that serves 2, is vegan, and takes under 30 minutes', diet, context);
+    expect(recipe.each).toBeUndefined();
+    expect(recipe.arguments.diet).toBe('vegan');
+  });
 });

@@ -7,19 +7,27 @@ import { contentWords, overlaps } from './text-span.util';
 /** Where one request's clause ends and the next begins, strongest first. */
 // A full stop after a short lowercase word is an abbreviation ("3000 sq ft. in"), not a clause's end,
 // unless a capital starts the next sentence ("a height of 15 m. The second …").
-const CUTS = [/(?<!\b[a-z]{1,3})[.!?]\s+|[.!?]\s+(?=[A-Z])|;\s*/g, /,?\s*\b(?:also|another|as well as|and then|then|plus|while|whereas)\b/gi, /,\s*and\s+|\s+and\s+/gi, /,\s*/g];
+const SENTENCE_END = /(?<!\b[a-z]{1,3})[.!?]\s+|[.!?]\s+(?=[A-Z])/g;
+const CUTS = [new RegExp(`${SENTENCE_END.source}|;\\s*`, 'g'), /,?\s*\b(?:also|another|as well as|and then|then|plus|while|whereas)\b/gi, /,\s*and\s+|\s+and\s+/gi, /,\s*/g];
 const QUESTION = /\b(?:or|either|whether|versus|vs)\b/i;
 
 /** The first cut of the strongest kind between two values: "6 feet and 80 kg, also for 5.6 feet" cuts at ", also". */
-function cutBetween(text: string, from: number, to: number): { end: number; next: number } | undefined {
+function cutBetween(text: string, from: number, to: number): { end: number; next: number; strength: number } | undefined {
   const gap = text.slice(from, to);
-  for (const cut of CUTS) {
+  for (const [strength, cut] of CUTS.entries()) {
     cut.lastIndex = 0;
     const m = cut.exec(gap);
-    if (m) return { end: from + m.index, next: from + m.index + m[0].length };
+    if (m) return { end: from + m.index, next: from + m.index + m[0].length, strength };
   }
   return undefined;
 }
+/** Which sentence a position of the text is in (sentences cut as the strongest clause cut does). */
+function sentenceIndex(text: string): (position: number) => number {
+  const ends = [...text.matchAll(SENTENCE_END)].map((m) => m.index + m[0].length);
+  return (position) => ends.filter((end) => end <= position).length;
+}
+/** Cuts of these kinds end a request of its own ("… real or complex. The second equation …"): an "or" before them asks nothing of the values. */
+const SEPARATE = 2;
 
 /** Words that bring in a subject of its own ("someone else", "another man", "her brother who is…"): what other clauses say is about someone else. */
 const NEW_SUBJECT = /\b(?:another|other|others|else|second|different|who|whose)\b/i;
@@ -60,12 +68,24 @@ export function spreadClauses(whole: Filling, fields: SchemaField[], fillClause:
   const driver = [...drivers].sort((a, b) => b.options.length - a.options.length)[0];
   const spans: Span[] = [...(whole.optionSpans.get(driver.path) ?? [])].sort((a, b) => a.start - b.start);
   const text = whole.text;
-  if (QUESTION.test(text.slice(spans[0].start, spans[spans.length - 1].end).replace(/"[^"]*"|'[^']*'/g, ''))) return undefined;
+  // Other fields listed as often as the driver are the same records: "a base of 10 meters and a height of
+  // 5 meters, the second has a base of 15 …" cuts after each record's height, not before it.
+  const partners = listed
+    .filter((a) => a !== driver)
+    .map((a) => [...(whole.optionSpans.get(a.path) ?? [])].sort((x, y) => x.start - y.start))
+    .filter((other) => other.length === spans.length);
   const ranges: { start: number; end: number }[] = [];
   let start = 0;
   for (let k = 1; k < spans.length; k++) {
-    const cut = cutBetween(text, spans[k - 1].end, spans[k].start);
+    let [from, to] = [spans[k - 1].end, spans[k].start];
+    for (const other of partners) {
+      const inGap = other.filter((s) => s.start >= spans[k - 1].end && s.end <= spans[k].start);
+      if (other[0].start > spans[0].start) from = Math.max(from, ...inGap.map((s) => s.end));
+      else to = Math.min(to, ...inGap.map((s) => s.start));
+    }
+    const cut = from < to ? cutBetween(text, from, to) : undefined;
     if (!cut) return undefined;
+    if (cut.strength >= SEPARATE && QUESTION.test(text.slice(spans[k - 1].end, spans[k].start).replace(/"[^"]*"|'[^']*'/g, ''))) return undefined;
     ranges.push({ start, end: cut.end });
     start = cut.next;
   }
@@ -78,17 +98,24 @@ export function spreadClauses(whole: Filling, fields: SchemaField[], fillClause:
   const repeats = clauseText.map((t) => SAME_AGAIN.test(t));
   // What the whole text read outside the listed field, by the clause it was read in.
   const unsure = new Set(whole.fill.ambiguous.map((a) => a.path.slice(1)));
-  const clauseOf = (span: Span | undefined) => (span ? ranges.findIndex((r) => span.start >= r.start && span.start < r.end) : -1);
+  // A sentence with none of the listed values speaks for every call ("All measurements are metric.").
+  const sentenceOf = sentenceIndex(text);
+  const listedSentences = new Set(spans.map((s) => sentenceOf(s.start)));
+  const clauseOf = (span: Span | undefined) => (span && listedSentences.has(sentenceOf(span.start)) ? ranges.findIndex((r) => span.start >= r.start && span.start < r.end) : -1);
   const wholeValues = Object.entries(whole.fill.arguments)
     .filter(([name]) => !unsure.has(name))
     .map(([name, value]) => ({ name, value, clause: clauseOf(whole.valueSpans.get(name)) }));
   const calls = fills.map((own, k) => {
     const shares = (j: number) => j === k || j < 0 || bare[k] || bare[j] || repeats[k] || (!ownSubject[k] && !ownSubject[j]);
-    const args: Record<string, unknown> = {};
+    // A field the clause itself is unsure of ("all roots, real or complex") takes no other clause's value.
+    const args: Record<string, unknown> = Object.fromEntries(own.fill.ambiguous.map((a) => [a.path.slice(1), undefined]));
     const nearest = [...fills.keys()].filter((j) => j !== k).sort((a, b) => Math.abs(a - k) - Math.abs(b - k) || a - b);
-    for (const j of nearest) if (shares(j)) for (const [name, value] of Object.entries(fills[j].fill.arguments)) args[name] ??= value;
-    for (const { name, value, clause } of wholeValues) if (shares(clause)) args[name] ??= value;
-    return { ...args, ...own.fill.arguments };
+    const take = (name: string, value: unknown) => {
+      if (!(name in args)) args[name] = value;
+    };
+    for (const j of nearest) if (shares(j)) for (const [name, value] of Object.entries(fills[j].fill.arguments)) take(name, value);
+    for (const { name, value, clause } of wholeValues) if (shares(clause)) take(name, value);
+    return Object.fromEntries(Object.entries({ ...args, ...own.fill.arguments }).filter(([, value]) => value !== undefined));
   });
   if (calls.some((args) => fields.some((f) => f.required && !f.hasDefault && args[f.name] === undefined))) return undefined;
   if (new Set(calls.map(canonical)).size < calls.length) return undefined;

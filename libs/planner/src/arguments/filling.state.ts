@@ -105,7 +105,8 @@ export class Filling {
 
   ambiguous(field: SchemaField, options: unknown[], spans?: Span[]): void {
     this.fill.ambiguous.push({ path: `/${field.name}`, options });
-    if (spans && spans.length === options.length) this.optionSpans.set(`/${field.name}`, spans);
+    // A value written twice has a place each ("c = 3 … c = 3"): more places than options.
+    if (spans && spans.length >= options.length) this.optionSpans.set(`/${field.name}`, spans);
   }
 
   /** One value per field, or the pair (source, target) by cue words, then by order of mention. */

@@ -174,10 +174,12 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
     done.add(pair.field);
     if (rivals.length > 0) {
       const options = [pair, ...rivals].sort((a, b) => a.mention.start - b.mention.start);
+      // Every mention keeps its place, a value written twice too ("c = 3 … c = 3"): each may be its own call's.
+      const mentions = pairs.filter((p) => p.field === pair.field && p.score === pair.score && !taken.has(p.mention)).sort((a, b) => a.mention.start - b.mention.start);
       state.ambiguous(
         pair.field,
         options.map((o) => o.value),
-        options.map((o) => o.mention),
+        mentions.map((o) => o.mention),
       );
       continue;
     }

@@ -67,11 +67,22 @@ export function fillResidual(state: Filling, fields: SchemaField[], all: SchemaF
     else runs.push([token]);
   }
   const names = runs.filter((r) => r.some((t) => t.proper));
-  const chosen = runs.length === open.length ? runs : names.length === open.length ? names : undefined;
+  const chosen = runs.length === open.length ? runs : names.length === open.length ? names : enumerated(state.text, runs, open.length);
   if (!chosen || chosen.some((run) => run.length > MAX_RUN_WORDS)) return [];
   open.forEach((field, i) => {
     const phrase = phraseOf(state.text, tokens, chosen[i][0], chosen[i][chosen[i].length - 1]);
     state.set(field, { value: phrase.value, span: phrase });
   });
   return open;
+}
+
+/**
+ * "bovine insulin, porcine insulin and human insulin" for one field: the runs are one enumeration, whose
+ * first item fills the field and whose items `widenEnumerations` turns into one call each.
+ */
+function enumerated(text: string, runs: Token[][], wanted: number): Token[][] | undefined {
+  if (wanted !== 1 || runs.length < 2) return undefined;
+  const gaps = runs.slice(1).map((run, k) => text.slice(runs[k][runs[k].length - 1].end, run[0].start));
+  const last = gaps[gaps.length - 1];
+  return gaps.every((gap) => /^\s*(?:,\s*(?:and\s+)?|and\s+)$/i.test(gap)) && /\band\b/i.test(last) ? [runs[0]] : undefined;
 }
