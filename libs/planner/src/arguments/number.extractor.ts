@@ -15,6 +15,8 @@ export interface NumberMention extends Span {
   shared?: boolean;
   /** "300K" read as kelvin rather than thousands. */
   kelvin?: number;
+  /** A spelled number that counts the noun after it ("two nights"): the value of a field that counts that noun only. */
+  counts?: string;
 }
 
 export interface UnitMention extends UnitEntry, Span {
@@ -106,14 +108,19 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     while (text.charAt(cursor) === ' ') cursor++;
     const unitHit = unitAt(text, cursor);
     const currencyHit = currencySymbolAt(text, cursor) ?? currencyWordAt(text, cursor);
-    const counts = COUNT_POINTER.test(text.slice(0, m.index)) || text.charAt(end) === '-';
+    // "two nights", "four chords": a spelled number before a plural noun counts it ("one" is as often a pronoun).
+    const noun =
+      word === 'one' ? undefined : /^\s+(?!(?:is|was|has|does|of|as|plus|times|minus|less|thus|this|his|its|us|yes|ours|yours|theirs)\b)([a-z]{2,}s)\b/i.exec(text.slice(end, end + 24))?.[1];
+    const pointed = COUNT_POINTER.test(text.slice(0, m.index)) || text.charAt(end) === '-';
+    const counts = pointed || noun !== undefined;
     // "which one", "a dozen ideas": without a unit, currency or pointer the word is prose.
     if (!unitHit && !currencyHit && !counts) continue;
     const unit = unitHit && !SHORT_UNIT_WORDS.has(unitHit.text) ? { ...unitHit, start: cursor, end: cursor + unitHit.text.length } : undefined;
     const currency = currencyHit && !(unit && unit.text.length > currencyHit.text.length) ? { ...currencyHit, start: cursor, end: cursor + currencyHit.text.length } : undefined;
     if (!unit && !currency && !counts) continue;
     const last = Math.max(end, unit?.end ?? 0, currency?.end ?? 0);
-    found.push({ start: m.index, end: last, text: text.slice(m.index, last), value, digits: { start: m.index, end }, unit, currency });
+    const counted = !pointed && !unit && !currency && noun ? { counts: noun.toLowerCase() } : {};
+    found.push({ start: m.index, end: last, text: text.slice(m.index, last), value, digits: { start: m.index, end }, unit, currency, ...counted });
   }
   found.sort((a, b) => a.start - b.start);
   // "5 or 6 feet", "for 10, 20 and 30 years": a bare number counts the same thing as the one it is listed with.

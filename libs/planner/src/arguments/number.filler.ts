@@ -1,7 +1,7 @@
 // Numbers, currencies and units: the amounts a task writes and what they are measured in.
 import { countedNameWords, type Filling, fieldScore, shareListScores } from './filling.state';
 import { extractCurrencies, extractUnits, type NumberMention } from './number.extractor';
-import type { SchemaField } from './schema.fields';
+import { fieldFamily, type SchemaField } from './schema.fields';
 import { contentWords, escapeRegExp, stem, wordMatches } from './text-span.util';
 
 const TIME_UNIT_MS: Record<string, number> = {
@@ -141,6 +141,9 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
       if (value === undefined) continue;
       const fit = unitFit(field, mention);
       if (fit === undefined) continue;
+      // "two nights" is the value of `num_nights` (the noun its name ends on); "two numbers" (number1,
+      // number2) counts the fields themselves, "two notes" is no `first_note_frequency`.
+      if (mention.counts && (fieldFamily(field) !== field.name || !wordMatches(countedNameWords(field).at(-1) ?? '', stem(mention.counts)))) continue;
       let score = fieldScore(state, field, mention) + fit;
       if (quantityField(field) && (mention.unit || mention.currency)) score += 3;
       if (quantityField(field) && !mention.unit && !mention.currency && all.some((g) => g.kind === 'unit') && numbers.some((n) => n.unit)) score -= 1;

@@ -89,6 +89,16 @@ describe('numbers without a pointer', () => {
     expect(fill.arguments).toEqual({ a: 84, b: 36 });
   });
 
+  it('reads a spelled count as the value of the field named for what it counts, and of no other', () => {
+    const stay = schema({ num_guests: { type: 'integer', description: 'Guests.' } }, ['num_guests']);
+    expect(fillArguments('a room at the Ritz for three guests', stay, context).arguments).toEqual({ num_guests: 3 });
+    // "two numbers" counts the fields; "two tones" is not a frequency.
+    const pair = schema({ value1: { type: 'integer' }, value2: { type: 'integer' } }, ['value1', 'value2']);
+    expect(fillArguments('the least common multiple of two values, 12 and 18', pair, context).arguments).toEqual({ value1: 12, value2: 18 });
+    const tones = schema({ low_tone_frequency: { type: 'number', description: 'Frequency of the low tone in Hz.' } }, ['low_tone_frequency']);
+    expect(fillArguments('the beat between two tones', tones, context).arguments).toEqual({});
+  });
+
   it('reads a percentage as a fraction for a rate the description does not call a percentage', () => {
     const rate = schema({ rate: { type: 'number', description: 'The yearly rate.' }, share: { type: 'number', description: 'Share in percent.' } }, ['rate']);
     expect(fillArguments('a rate of 3.5% and a share of 40%', rate, context).arguments).toEqual({ rate: 0.035, share: 40 });
