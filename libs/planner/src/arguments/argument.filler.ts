@@ -12,7 +12,7 @@ import { fillNameLists, fillPhrases } from './phrase.filler';
 import { fillResidual } from './residual.filler';
 import { refusedArguments } from './schema.check';
 import { type SchemaField, schemaFields } from './schema.fields';
-import { fillEmail, fillExpression, fillPath, fillPersonName, fillTexts, fillUrl } from './string.filler';
+import { fillEmail, fillExpression, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
 import { overlaps } from './text-span.util';
 
 /**
@@ -68,6 +68,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   for (const field of open('string-list')) fillStringList(state, field);
   for (const field of open('operation-list')) fillOperations(state, field);
   for (const field of open('sort-list')) fillSortKeys(state, field);
+  fillYears(state, open('text'));
   fillPersonName(state, open('text'));
   fillTexts(state, open('text'));
   fillPhrases(state, [...open('text'), ...open('unit')]);

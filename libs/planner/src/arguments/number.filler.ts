@@ -49,6 +49,8 @@ function numericValue(text: string, field: SchemaField, mention: NumberMention):
  * The field says it is measured in the unit written: "10 meters/second" for "in meters/second", "5
  * seconds" for "in seconds" — but not for "in meters/second", whose seconds divide.
  */
+const YEAR = /^(?:1[5-9]|20)\d\d$/;
+
 /** Words a field's name uses for a quantity the unit lexicon knows ("duration" is a time, "weight" a mass). */
 const QUANTITY_NAMES: Record<string, readonly string[]> = {
   time: ['time', 'duration', 'period', 'interval', 'elapsed', 'delay', 'timeout'],
@@ -76,6 +78,8 @@ function namedQuantity(field: SchemaField): string | undefined {
  */
 function unitFit(field: SchemaField, mention: NumberMention): number | undefined {
   const { unit } = mention;
+  // "in 2022" for a `year`: a bare four-digit year is the value of the field that names years.
+  if (!unit && !mention.currency && YEAR.test(mention.text) && countedNameWords(field).at(-1) === 'year') return 2.5;
   if (mention.kelvin !== undefined && aboutTemperature(field)) return 2.5;
   if (!unit) return 0;
   if (measuredIn(field, unit.text)) return 2.5;

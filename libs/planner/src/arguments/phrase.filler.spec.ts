@@ -99,6 +99,19 @@ describe('numbers without a pointer', () => {
     expect(fillArguments('the beat between two tones', tones, context).arguments).toEqual({});
   });
 
+  it('gives a year field the year written, as a number or as text, and a season its range of years', () => {
+    const census = schema({ region: text('The region.'), year: { type: 'integer', description: 'Census round.' } }, ['region', 'year']);
+    expect(fillArguments('the census of Bavaria in 1987', census, context).arguments).toEqual({ region: 'Bavaria', year: 1987 });
+    const league = schema({ club: text('The club.'), season: text('The season, usually two years.'), report_year: text('Year of the report.') }, ['club', 'season']);
+    expect(fillArguments('goals scored by Ajax in the 1994-95 season', league, context).arguments).toMatchObject({ club: 'Ajax', season: '1994-95' });
+    expect(fillArguments('the annual report for 2024', schema({ report_year: text('Year of the report.') }, ['report_year']), context).arguments).toEqual({ report_year: '2024' });
+  });
+
+  it('reads the other end of a trip as a place when one end is a place field', () => {
+    const ride = schema({ start: text('The starting point of the ride.'), destination: text('The destination of the ride.') }, ['start', 'destination']);
+    expect(fillArguments('book a taxi ride from Porto to Braga', ride, context).arguments).toEqual({ start: 'Porto', destination: 'Braga' });
+  });
+
   it('reads a percentage as a fraction for a rate the description does not call a percentage', () => {
     const rate = schema({ rate: { type: 'number', description: 'The yearly rate.' }, share: { type: 'number', description: 'Share in percent.' } }, ['rate']);
     expect(fillArguments('a rate of 3.5% and a share of 40%', rate, context).arguments).toEqual({ rate: 0.035, share: 40 });

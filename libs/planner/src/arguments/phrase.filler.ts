@@ -52,7 +52,7 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
   const scored: Scored[] = [];
   const numbered = (f: SchemaField) => fieldFamily(f) !== f.name && fields.filter((g) => fieldFamily(g) === fieldFamily(f)).length > 1;
   for (const field of open) {
-    const entity = entityOf(field);
+    const entity = entityOf(field) ?? pairedPlace(field, fields);
     for (const written of proper) {
       const phrase = trimmed(state.text, tokens, written, field);
       if (!phrase) continue;
@@ -75,6 +75,14 @@ function entityOf(field: SchemaField): Entity | undefined {
     for (const [entity, cues] of ENTITY_WORDS) if (words.some((w) => cues.has(w))) return entity;
   }
   return undefined;
+}
+
+/** `start` beside `destination`: the other end of a trip whose one end is a place is a place too. */
+function pairedPlace(field: SchemaField, fields: SchemaField[]): Entity | undefined {
+  const from = FROM_FIELD.test(field.name);
+  if (!from && !TO_FIELD.test(field.name)) return undefined;
+  const other = fields.find((f) => f !== field && (from ? TO_FIELD : FROM_FIELD).test(f.name));
+  return other && entityOf(other) === 'place' ? 'place' : undefined;
 }
 
 function properScore(state: Filling, field: SchemaField, entity: Entity | undefined, phrase: Phrase, numbered: boolean): number {

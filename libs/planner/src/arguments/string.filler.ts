@@ -107,3 +107,20 @@ export function fillPath(state: Filling, field: SchemaField): void {
       );
   }
 }
+
+const YEAR_OR_RANGE = /(?<![\w.-])((?:1[5-9]|20)\d\d)(?:\s?[-–/]\s?((?:1[5-9]|20)?\d\d))?(?![\w.])/g;
+
+/**
+ * A text field for a year or a season (`year: string`, `season`) takes the year or the range of years
+ * written ("in 2022", "the 2019-2020 season"), as written; several are a list or a question.
+ */
+export function fillYears(state: Filling, fields: SchemaField[]): void {
+  for (const field of fields) {
+    const last = field.nameWords.at(-1);
+    if (field.name in state.fill.arguments || (last !== 'year' && last !== 'season')) continue;
+    const found = [...state.text.matchAll(YEAR_OR_RANGE)]
+      .map((m) => ({ value: m[0].replace(/\s/g, ''), span: { start: m.index, end: m.index + m[0].length, text: m[0] } }))
+      .filter((c) => state.isFree(c.span) && !state.opaque.some((o) => overlaps(o, c.span)));
+    state.single(field, found);
+  }
+}
