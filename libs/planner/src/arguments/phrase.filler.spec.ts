@@ -61,6 +61,11 @@ describe('short text fields from the phrase they point to', () => {
     expect(fill.arguments).toEqual({ name: 'Ada Park' });
   });
 
+  it('keeps a capitalised last word that is the field’s own noun: it is part of the name ("Eredivisie League" for a league)', () => {
+    const standings = schema({ league: text('The league.') }, ['league']);
+    expect(fillArguments('standings of the Eredivisie League this year', standings, context).arguments).toEqual({ league: 'Eredivisie League' });
+  });
+
   it('never makes a value up: no name in the text leaves the field missing', () => {
     const fill = fillArguments('what will the weather be like tomorrow?', schema({ city: text('The city.') }, ['city']), context);
     expect(fill.arguments.city).toBeUndefined();

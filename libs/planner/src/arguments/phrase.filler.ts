@@ -135,7 +135,8 @@ function trimmed(text: string, tokens: Token[], phrase: Phrase, field: SchemaFie
   const inside = tokens.filter((t) => t.start >= phrase.start && t.end <= phrase.end);
   let [first, last] = [0, inside.length - 1];
   while (first <= last && own(inside[first])) first++;
-  while (last >= first && own(inside[last])) last--;
+  // "Premier League" for `league`, "Orange County Court" for `court`: a capitalised last word is the name's own.
+  while (last >= first && own(inside[last]) && !(phrase.proper && inside[last].proper && last > first)) last--;
   if (first > last) return undefined;
   if (first === 0 && last === inside.length - 1) return phrase;
   return { ...phraseOf(text, tokens, inside[first], inside[last]), part: phrase.part };
