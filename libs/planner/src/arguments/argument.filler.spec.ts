@@ -397,3 +397,18 @@ describe('fillArguments: stated date formats', () => {
     expect(fillArguments('cases filed after January 1, 2021', filed, context).arguments).toEqual({ start_date: '01-01-2021' });
   });
 });
+
+describe('sides of a conversion from the field descriptions', () => {
+  it('reads "to convert from" / "to convert to" and a base_ name as the source and target sides', () => {
+    const exchange = {
+      type: 'object',
+      properties: {
+        base_currency: { type: 'string', description: 'The currency code.' },
+        quote: { type: 'string', description: 'The currency to convert to.' },
+        amount: { type: 'number', description: 'The amount.' },
+      },
+      required: ['base_currency', 'quote', 'amount'],
+    } as JsonSchema;
+    expect(fillArguments('How much is that in Swiss francs if I change 300 Canadian dollars?', exchange, context).arguments).toEqual({ base_currency: 'CAD', quote: 'CHF', amount: 300 });
+  });
+});

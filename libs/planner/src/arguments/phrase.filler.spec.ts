@@ -61,6 +61,13 @@ describe('short text fields from the phrase they point to', () => {
     expect(fill.arguments).toEqual({ name: 'Ada Park' });
   });
 
+  it('prefers for a field the name that ends on its own noun, and reads a "type of" field as a kind, not a name', () => {
+    const ranking = schema({ team: text('The name of the team.'), league: text('The name of the league.') }, ['team', 'league']);
+    expect(fillArguments('Show the standing of Real Betis in Segunda League.', ranking, context).arguments).toEqual({ team: 'Real Betis', league: 'Segunda League' });
+    const career = schema({ discipline: text('Type of sport the athlete competes in.'), athlete_name: text('Name of the athlete.') }, ['discipline', 'athlete_name']);
+    expect(fillArguments('List the titles won by the swimmer Kaylee McKeown.', career, context).arguments.athlete_name).toBe('Kaylee McKeown');
+  });
+
   it('keeps a capitalised last word that is the field’s own noun: it is part of the name ("Eredivisie League" for a league)', () => {
     const standings = schema({ league: text('The league.') }, ['league']);
     expect(fillArguments('standings of the Eredivisie League this year', standings, context).arguments).toEqual({ league: 'Eredivisie League' });

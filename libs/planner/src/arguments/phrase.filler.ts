@@ -53,7 +53,9 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
   const numbered = (f: SchemaField) => fieldFamily(f) !== f.name && fields.filter((g) => fieldFamily(g) === fieldFamily(f)).length > 1;
   for (const field of open) {
     const entity = entityOf(field) ?? pairedPlace(field, fields);
-    for (const written of proper) {
+    // "Premier League" for `league`, "Louvre Museum" for `museum`: a name that ends on the field's own noun is the one.
+    const ownNamed = proper.filter((p) => endsOnOwnNoun(p, field));
+    for (const written of ownNamed.length > 0 ? ownNamed : proper) {
       const phrase = trimmed(state.text, tokens, written, field);
       if (!phrase) continue;
       const score = properScore(state, field, entity, phrase, numbered(field));
@@ -70,11 +72,20 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
 }
 
 function entityOf(field: SchemaField): Entity | undefined {
-  if (/\bfull name\b|\bname of the person\b/i.test(String(field.schema.description ?? ''))) return 'person';
-  for (const words of [field.nameWords, field.descriptionWords.slice(0, 8)]) {
+  const description = String(field.schema.description ?? '');
+  if (/\bfull name\b|\bname of the person\b/i.test(description)) return 'person';
+  // "Type of sports the celebrity plays": a kind of thing, whatever else the description names.
+  const kind = /^(?:the\s+)?(?:type|kind|category|sort|genre|class)\s+of\b/i.test(description);
+  for (const words of kind ? [field.nameWords] : [field.nameWords, field.descriptionWords.slice(0, 8)]) {
     for (const [entity, cues] of ENTITY_WORDS) if (words.some((w) => cues.has(w))) return entity;
   }
   return undefined;
+}
+
+function endsOnOwnNoun(phrase: Phrase, field: SchemaField): boolean {
+  const words = phrase.value.split(/\s+/);
+  const last = stem(words[words.length - 1] ?? '');
+  return words.length > 1 && field.nameWords.some((w) => !GENERIC.has(w) && wordMatches(w, last));
 }
 
 /** `start` beside `destination`: the other end of a trip whose one end is a place is a place too. */

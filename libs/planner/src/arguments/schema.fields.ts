@@ -48,9 +48,12 @@ export interface SchemaField {
 const typesOf = (schema: JsonSchema): string[] => (Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : []);
 
 function roleOf(name: string, description: string): Role | undefined {
-  if (/^(?:from|source|start|begin|since|src)(?:[A-Z_]|$)/.test(name) || /^(?:source|start|unit of the value|zone the \w+ is written)/i.test(description)) return 'source';
+  if (/^(?:from|source|start|begin|since|src|base|original)(?:[A-Z_]|$)/.test(name) || /^(?:source|start|unit of the value|zone the \w+ is written)/i.test(description)) return 'source';
   if (/^(?:to|target|end|until|dest|destination)(?:[A-Z_]|$)/.test(name) || /^(?:target|end\b|unit to convert to|zone to express)/i.test(description)) return 'target';
-  return undefined;
+  // "The currency to convert from." / "… to convert to.": the description says the side when the name does not.
+  const from = /\bconvert(?:ed)? from\b/i.test(description);
+  const to = /\bconvert(?:ed)? (?:to|into)\b/i.test(description);
+  return from === to ? undefined : from ? 'source' : 'target';
 }
 
 function stringKind(name: string, schema: JsonSchema, description: string): FieldKind {
