@@ -4,7 +4,7 @@ import type { ArgumentFill, ArgumentFillContext } from './argument-fill.types';
 import { fillBoolean, fillEnums } from './choice.filler';
 import { spreadClauses } from './clause.spreader';
 import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler';
-import { widenEnumerations } from './enumeration.filler';
+import { fillQuotedLists, fillWordLists, widenEnumerations } from './enumeration.filler';
 import { Filling, joinedAsList } from './filling.state';
 import { fillNumberList, fillNumberMap, fillOperations, fillSortKeys, fillStringList } from './list.filler';
 import { fillCurrencies, fillNumbers, fillUnits } from './number.filler';
@@ -62,6 +62,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   for (const field of open('expression')) fillExpression(state, field);
   for (const field of open('number-map')) fillNumberMap(state, field);
   fillNumberList(state, open('number-list'));
+  fillQuotedLists(state, open('string-list'));
   fillNumbers(state, open('number'), fields);
   for (const field of [...open('enum'), ...open('enum-list')]) fillEnums(state, field);
   for (const field of open('boolean')) fillBoolean(state, field);
@@ -73,6 +74,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillTexts(state, open('text'));
   fillPhrases(state, [...open('text'), ...open('unit')]);
   fillNameLists(state, open('string-list'));
+  fillWordLists(state, open('string-list'));
   const guessed = context.tool ? fillResidual(state, open('text'), fields, context.tool) : [];
   widenEnumerations(state, open('text'));
 

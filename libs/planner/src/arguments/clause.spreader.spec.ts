@@ -172,3 +172,21 @@ describe('one call per item of an enumeration', () => {
     expect(recipe.arguments.diet).toBe('vegan');
   });
 });
+
+describe('a list field from an enumeration', () => {
+  const basket = schema({ store: { type: 'string', description: 'The store.' }, items: { type: 'array', items: { type: 'string' }, description: 'Items to price.' } }, ['items']);
+  const sorter = schema({ values: { type: 'array', items: { type: 'string' }, description: 'Values to sort.' }, order: { type: 'string', description: 'asc or desc' } }, ['values']);
+
+  it('takes a list literal with quoted items whole, before its quotes are read one by one', () => {
+    expect(fillArguments(`Sort ['pear', 'fig', 'kiwi'] descending`, sorter, context).arguments.values).toEqual(['pear', 'fig', 'kiwi']);
+  });
+
+  it('takes plain words listed after a word that leads in to things', () => {
+    expect(fillArguments('what is the price of leeks, onions and garlic at the corner shop', basket, context).arguments.items).toEqual(['leeks', 'onions', 'garlic']);
+  });
+
+  it('does not read a clause with an amount as an item', () => {
+    const recipe = schema({ ingredients: { type: 'array', items: { type: 'string' }, description: 'Ingredients.' } }, ['ingredients']);
+    expect(fillArguments('a soup that uses tofu and takes 20 minutes', recipe, context).arguments.ingredients).toBeUndefined();
+  });
+});

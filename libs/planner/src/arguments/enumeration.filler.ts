@@ -1,10 +1,11 @@
-// A text field filled from the first item of an enumeration ("the presidency of Abraham Lincoln and
-// George Washington", "navy, purple and maroon") asks for one call per item: the field gets the items
-// as a list, and the filler's list spreading makes the calls.
+// Enumerations in the text: for a text field filled from the first item ("the presidency of Abraham
+// Lincoln and George Washington") one call per item; for a list field the items as its value
+// ("the price of tomatoes and lettuce", "['Sam', 'Alice', 'Jack']").
 import type { Span } from './argument-fill.types';
 import type { Filling } from './filling.state';
 import { isCommonWord, type Token, tokensOf } from './phrase.extractor';
 import type { SchemaField } from './schema.fields';
+import { stem, wordMatches } from './text-span.util';
 
 /** Words that end an item or cannot start one: what follows them is about something else. */
 const STOPS = new Set(
@@ -87,5 +88,60 @@ export function widenEnumerations(state: Filling, fields: SchemaField[]): void {
       items.map((i) => i.value),
       items,
     );
+  }
+}
+
+/** A list written as a literal with quoted items: "['Sam', 'Alice', 'Jack']", '["a", "b"]'. */
+const QUOTED_LIST = /\[\s*(?:'[^'\n]*'|"[^"\n]*")(?:\s*,\s*(?:'[^'\n]*'|"[^"\n]*"))*\s*,?\s*\]/g;
+/** Words that lead in to the things a list field holds ("the price of tomatoes and lettuce", "uses chicken and mushrooms"). */
+const LIST_INTRO = new Set('of with using uses use including includes include like containing contains buy buying order ordering selling sells need needs want'.split(' '));
+
+const stillOpen = (state: Filling, fields: SchemaField[]) => fields.filter((f) => !(f.name in state.fill.arguments) && !state.fill.ambiguous.some((a) => a.path === `/${f.name}`));
+
+/** The one string-list field open takes the one list literal with quoted items, before its quotes are read one by one. */
+export function fillQuotedLists(state: Filling, fields: SchemaField[]): void {
+  const open = stillOpen(state, fields);
+  const literals = [...state.text.matchAll(QUOTED_LIST)].map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[0] })).filter((span) => state.isFree(span));
+  if (open.length !== 1 || literals.length !== 1) return;
+  const [span] = literals;
+  state.set(open[0], { value: [...span.text.matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((m) => m[1] ?? m[2]), span });
+}
+
+/**
+ * The one string-list field still open takes the one enumeration of plain words the text writes,
+ * closed by "and", after a word that leads in to things (or the field's own name). Two candidate
+ * lists, or none, leave the field to the other fillers.
+ */
+export function fillWordLists(state: Filling, fields: SchemaField[]): void {
+  const open = stillOpen(state, fields);
+  if (open.length !== 1) return;
+  const [field] = open;
+  const tokens = tokensOf(state.text);
+  const lists: Item[][] = [];
+  for (const [i, token] of tokens.entries()) {
+    const before = tokens[i - 1]?.value.toLowerCase();
+    if (!before || !(LIST_INTRO.has(before) || field.nameWords.some((w) => wordMatches(w, stem(before))))) continue;
+    const list = enumerationAt(state, tokens, token.start);
+    if (list) lists.push(list);
+  }
+  if (lists.length !== 1) return;
+  const [items] = lists;
+  const span = { start: items[0].start, end: items[items.length - 1].end, text: state.text.slice(items[0].start, items[items.length - 1].end) };
+  state.set(field, { value: items.map((i) => i.value), span });
+}
+
+/** The plain-word enumeration starting at `position`, closed by "and", when its items are alike. */
+function enumerationAt(state: Filling, tokens: Token[], position: number): Item[] | undefined {
+  const first = itemAt(state.text, tokens, position);
+  if (!first || shapeOf(first.value) !== 'plain' || !state.isFree(first)) return undefined;
+  const items = [first];
+  for (;;) {
+    const joint = /^(\s*,\s*(and\s+(?:also\s+)?)?|\s+and\s+(?:also\s+)?)/i.exec(state.text.slice(items[items.length - 1].end));
+    if (!joint) return undefined;
+    const next = itemAt(state.text, tokens, items[items.length - 1].end + joint[0].length);
+    if (!next || shapeOf(next.value) !== 'plain' || !state.isFree(next) || isCommonWord(next.value)) return undefined;
+    items.push(next);
+    // "uses tofu and takes 20 minutes": an item with an amount in it is a clause, not a thing.
+    if (/\band\b/i.test(joint[0])) return items.every((item) => item.value.split(/\s+/).length <= 3 && !/\d/.test(item.value)) ? items : undefined;
   }
 }
