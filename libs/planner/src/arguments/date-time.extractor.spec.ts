@@ -5,6 +5,15 @@ const FRIDAY = new Date('2026-03-06T15:00:00Z');
 const walls = (text: string, reference = FRIDAY, zone = 'America/New_York') => extractDates(text, reference, zone).map((d) => d.walls);
 
 describe('extractDates', () => {
+  it('reads the year written after a comma with or without a space, or before the month, and carries it to a later date without one', () => {
+    expect(walls('due Sept.9,2027')).toEqual([['2027-09-09T00:00:00']]);
+    expect(walls('the 2nd of August,2028')).toEqual([['2028-08-02T00:00:00']]);
+    expect(walls('stay from 2027 July 30th to August 2nd')).toEqual([['2027-07-30T00:00:00'], ['2027-08-02T00:00:00']]);
+    expect(walls('from Dec 30, 2027 to Jan 2')).toEqual([['2027-12-30T00:00:00'], ['2028-01-02T00:00:00']]);
+    expect(extractDates('meet at 9am', FRIDAY, 'America/New_York')[0].timeOnly).toBe(true);
+    expect(extractDates('meet tomorrow at 9am', FRIDAY, 'America/New_York')[0].timeOnly).toBeUndefined();
+  });
+
   it('resolves relative days and weekdays in the task zone', () => {
     expect(walls('tomorrow')).toEqual([['2026-03-07T00:00:00']]);
     expect(walls('next Friday')).toEqual([['2026-03-13T00:00:00']]);

@@ -19,9 +19,30 @@ export interface DateMention extends Span {
   /** An ISO 8601 text written with its own offset ("2026-03-01T10:00:00Z"): kept as written. */
   withOffset?: string;
   zoneSpan?: Span;
+  /** A clock time written without any day ("at 3pm"): the day in `options` is the reference's, not the writer's. */
+  timeOnly?: true;
 }
 
 type Calendar = { year?: number; month: number; day: number };
+
+/**
+ * "from 2023 April 4th to April 8th", "Dec 28, 2025 to Jan 3": a date written without its year takes
+ * the year of the date written before it (the next year when it would fall before that date).
+ */
+function withWrittenYear<P extends { date?: DatePart }>(pieces: P[]): P[] {
+  let last: Calendar | undefined;
+  return pieces.map((piece) => {
+    if (piece.date?.kind !== 'calendar' || piece.date.options.length !== 1) return piece;
+    const [day] = piece.date.options;
+    if (day.year !== undefined) {
+      last = day;
+      return piece;
+    }
+    if (last?.year === undefined) return piece;
+    const before = day.month < last.month || (day.month === last.month && day.day < last.day);
+    return { ...piece, date: { kind: 'calendar', options: [{ ...day, year: last.year + (before ? 1 : 0) }] } };
+  });
+}
 type DatePart =
   | { kind: 'calendar'; options: Calendar[] }
   | { kind: 'relative'; days: number }
@@ -99,10 +120,12 @@ function findPieces(text: string): Piece[] {
     if (b <= 12 && a <= 31 && a !== b) readings.push({ year, month: b, day: a });
     if (readings.length > 0) add(m, { date: { kind: 'calendar', options: readings } });
   }
-  for (const m of text.matchAll(new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?(?![\\d:])`, 'gi'))) {
-    add(m, { date: { kind: 'calendar', options: [{ month: monthIndex(m[1]), day: Number(m[2]), year: m[3] ? Number(m[3]) : undefined }] } });
+  // "March 11, 2022", "Mar.11,2022", "2023 April 4th": the year after a comma with or without a space, or before the month.
+  for (const m of text.matchAll(new RegExp(`\\b(?:(\\d{4})\\s+)?${MONTH}(?:\\s+|(?<=\\.))(\\d{1,2})(?:st|nd|rd|th)?(?:(?:\\s*,\\s*|\\s+)(\\d{4}))?(?![\\d:])`, 'gi'))) {
+    const year = m[4] ?? m[1];
+    add(m, { date: { kind: 'calendar', options: [{ month: monthIndex(m[2]), day: Number(m[3]), year: year ? Number(year) : undefined }] } });
   }
-  for (const m of text.matchAll(new RegExp(`\\b(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}(?:,?\\s+(\\d{4}))?\\b`, 'gi'))) {
+  for (const m of text.matchAll(new RegExp(`\\b(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}(?:(?:\\s*,\\s*|\\s+)(\\d{4}))?\\b`, 'gi'))) {
     add(m, { date: { kind: 'calendar', options: [{ month: monthIndex(m[2]), day: Number(m[1]), year: m[3] ? Number(m[3]) : undefined }] } });
   }
   for (const m of text.matchAll(/\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+of\s+(next|this|last)\s+month\b/gi)) {
@@ -262,7 +285,7 @@ export function extractDates(text: string, reference: Date, contextZone: string,
     ),
     zones,
   );
-  return pieces.flatMap((piece): DateMention[] => {
+  return withWrittenYear(pieces).flatMap((piece): DateMention[] => {
     const zoneAttached = piece.iso?.hasOffset ? { end: piece.end } : attachZone(text, piece, zones);
     const attached = piece.zoneThenDay ? { ...zoneAttached, end: piece.zoneThenDay.end } : zoneAttached;
     const zoneMention = attached.zone;
@@ -292,6 +315,7 @@ export function extractDates(text: string, reference: Date, contextZone: string,
         zoneExplicit: Boolean(zoneMention) || Boolean(withOffset),
         withOffset,
         zoneSpan: zoneMention ? { start: zoneMention.start, end: zoneMention.end, text: zoneMention.text } : undefined,
+        ...(piece.time && !piece.date && !piece.now && !piece.offset && !piece.iso ? { timeOnly: true as const } : {}),
       },
     ];
   });

@@ -30,9 +30,16 @@ function renderDate(field: SchemaField, mention: DateMention, option: DateTime, 
   if (format === 'time') return option.toISOTime({ suppressMilliseconds: true }) as string;
   if (format === 'date-time') return option.toISO({ suppressMilliseconds: true }) as string;
   if (mention.withOffset) return mention.withOffset;
+  // "at 3pm" for a time-of-day field: the clock time as written, never a day the writer did not give.
+  if (mention.timeOnly && timeOfDay(field)) return /\bhh?:mm\b/i.test(String(field.schema.description ?? '')) ? option.toFormat('HH:mm') : mention.phrase;
   if (mention.granularity === 'date') return option.toISODate() as string;
   // With a field that carries the zone, the local wall time is what the user wrote; without one the offset must travel with it.
   return sourceZoneField ? wall : (option.toISO({ suppressMilliseconds: true }) as string);
+}
+
+/** A field for a clock time, not an instant: named `time` (not a date-time or timestamp) and described without a day. */
+function timeOfDay(field: SchemaField): boolean {
+  return /(?:^|_)time$/i.test(field.name) && !/date|stamp/i.test(field.name) && !/\b(?:date|day|iso ?8601|timestamp)\b/i.test(String(field.schema.description ?? ''));
 }
 
 export function fillDates(state: Filling, fields: SchemaField[], all: SchemaField[]): void {
