@@ -66,7 +66,8 @@ export function extractProperPhrases(text: string, tokens: Token[], blocked: Spa
     if (!joined) close();
     const shortNumber = /^\d{1,3}$/.test(token.value) && run.length > 0;
     // "Find me": a capitalised first word followed by a lowercase one is not a name.
-    const lone = token.initial && token.proper && !(tokens[i + 1]?.proper && /^[ \t]+$/.test(text.slice(token.end, tokens[i + 1].start)));
+    // "Provo, UT" opening a clause is a place with its region all the same.
+    const lone = token.initial && token.proper && !(tokens[i + 1]?.proper && /^(?:[ \t]+|,[ \t]*)$/.test(text.slice(token.end, tokens[i + 1].start)));
     if (free(token) && ((token.proper && !lone) || shortNumber)) run.push(token);
     else close();
   }
@@ -79,7 +80,9 @@ export function extractProperPhrases(text: string, tokens: Token[], blocked: Spa
     // "Lisbon, Porto and Faro" is a list of names, not a city and its region.
     const listGoesOn =
       (i + 2 < runs.length && /^\s*(?:,|,?\s*(?:and|or)\b|&)\s*$/i.test(text.slice(tail.end, phrases[i + 2].start))) || (i > 0 && /^\s*,\s*$/.test(text.slice(phrases[i - 1].end, head.start)));
-    if (listGoesOn) continue;
+    // "Boston, MA, and Washington": a region written as its code ("MA", "D.C.") still closes its place.
+    const regionCode = /^(?:[A-Z]{2}|[A-Z]\.[A-Z]\.)$/.test(tail.value);
+    if (listGoesOn && !regionCode) continue;
     head.part = 'head';
     tail.part = 'tail';
     phrases.push({ ...head, end: tail.end, text: text.slice(head.start, tail.end), value: text.slice(head.start, tail.end), part: 'whole' });

@@ -20,6 +20,18 @@ describe('short text fields from the phrase they point to', () => {
     expect(fill.arguments).toEqual({ location: 'Osaka', country: 'Japan' });
   });
 
+  it('keeps "City, ST" whole for a field that asks for the city with its region, a pair of trip ends apart, and a list of them as one call each', () => {
+    const trip = schema({ origin: text('Start, as City, State.'), destination: text('End, as City, State.') }, ['origin', 'destination']);
+    expect(fillArguments('driving time between Austin, TX, and Tulsa, OK', trip, context).arguments).toEqual({ origin: 'Austin, TX', destination: 'Tulsa, OK' });
+    const shops = schema({ location: text('The city and state, e.g. Denver, CO.') }, ['location']);
+    expect(fillArguments('bike shops in Austin, TX, and then the same for Boise, ID and Provo, UT', shops, context).each).toEqual([
+      { location: 'Austin, TX' },
+      { location: 'Boise, ID' },
+      { location: 'Provo, UT' },
+    ]);
+    expect(fillArguments('bike shops in Boise, Idaho', shops, context).each).toBeUndefined();
+  });
+
   it('reads departure and destination from "from … to …" whatever the order of the fields', () => {
     const fill = fillArguments(
       'Book me a train to Lyon from Geneva',

@@ -67,7 +67,20 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
       if (phrase && free(phrase)) scored.push({ field, phrase, score: 3 + (entity && phrase.proper ? 1 : 0) });
     }
   }
-  shareListScores(state.text, scored, (s) => s.phrase);
+  // "San Francisco, CA and Seattle, WA": places with their regions are listed with each other, names
+  // with names; a region is its place's, never an item after it ("Seattle, Washington"). The two ends
+  // of a trip ("between Boston, MA, and Washington, D.C.") are a pair, not a list.
+  const listable = scored.filter((s) => !FROM_FIELD.test(s.field.name) && !TO_FIELD.test(s.field.name));
+  shareListScores(
+    state.text,
+    listable.filter((s) => s.phrase.part === 'whole'),
+    (s) => s.phrase,
+  );
+  shareListScores(
+    state.text,
+    listable.filter((s) => s.phrase.part === undefined || s.phrase.part === 'head'),
+    (s) => s.phrase,
+  );
   assign(state, open, scored);
 }
 
@@ -113,7 +126,9 @@ function properScore(state: Filling, field: SchemaField, entity: Entity | undefi
     const wide = words.some((w) => ['country', 'state', 'province', 'region', 'county', 'continent'].includes(w));
     const narrow = words.some((w) => ['city', 'town', 'village', 'location', 'place', 'address', 'venue'].includes(w));
     // "Sydney, Australia": the city for a city field, the country for a country field, both for "city and state".
-    if (phrase.part === 'whole') score += wide && narrow ? 1 : 0;
+    // "in the format of City, State", "e.g. Boston, MA": the field wants the place with its region.
+    const withRegion = /\bcity,\s*(?:state|country|region)\b|\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, [A-Z][A-Za-z]+\b/.test(String(field.schema.description ?? ''));
+    if (phrase.part === 'whole') score += (wide && narrow) || withRegion ? 2 : 0;
     if (phrase.part === 'head') score += narrow && !wide ? 1 : wide && !narrow ? -2 : 0;
     if (phrase.part === 'tail') score += wide && !narrow ? 1 : -1;
   } else if (entity === 'person') {
