@@ -181,6 +181,14 @@ describe('a list field from an enumeration', () => {
     expect(fillArguments(`Sort ['pear', 'fig', 'kiwi'] descending`, sorter, context).arguments.values).toEqual(['pear', 'fig', 'kiwi']);
   });
 
+  it('takes quoted items listed with commas and "and" as the list, even where another filler reads the field\'s name', () => {
+    const model = schema({ features: { type: 'array', items: { type: 'string' }, description: 'Feature columns.' }, label: { type: 'string', description: 'Label column.' } }, ['features', 'label']);
+    expect(fillArguments(`Fit a tree on features 'height', 'mass' and 'age' to predict the label 'species'`, model, context).arguments).toEqual({
+      features: ['height', 'mass', 'age'],
+      label: 'species',
+    });
+  });
+
   it('takes plain words listed after a word that leads in to things', () => {
     expect(fillArguments('what is the price of leeks, onions and garlic at the corner shop', basket, context).arguments.items).toEqual(['leeks', 'onions', 'garlic']);
   });

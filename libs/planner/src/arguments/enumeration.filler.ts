@@ -91,8 +91,12 @@ export function widenEnumerations(state: Filling, fields: SchemaField[]): void {
   }
 }
 
-/** A list written as a literal with quoted items: "['Sam', 'Alice', 'Jack']", '["a", "b"]'. */
-const QUOTED_LIST = /\[\s*(?:'[^'\n]*'|"[^"\n]*")(?:\s*,\s*(?:'[^'\n]*'|"[^"\n]*"))*\s*,?\s*\]/g;
+/** A list of quoted items: a literal "['Sam', 'Alice', 'Jack']", or two or more quotes listed "'Age', 'Income' and 'Education'". */
+const QUOTED_ITEM = `(?:'[^'\\n]*'|"[^"\\n]*")`;
+const QUOTED_LIST = new RegExp(
+  `\\[\\s*${QUOTED_ITEM}(?:\\s*,\\s*${QUOTED_ITEM})*\\s*,?\\s*\\]|(?<![\\w'"])${QUOTED_ITEM}(?:\\s*,\\s*${QUOTED_ITEM})*(?:\\s*,?\\s*(?:and|&)\\s+|\\s*,\\s*)${QUOTED_ITEM}`,
+  'g',
+);
 /** Words that lead in to the things a list field holds ("the price of tomatoes and lettuce", "uses chicken and mushrooms"). */
 const LIST_INTRO = new Set('of with using uses use including includes include like containing contains buy buying order ordering selling sells need needs want'.split(' '));
 

@@ -8,6 +8,7 @@ import { extractAssignments } from './structured.extractor';
 import { extractCsvBlock, extractSortKey } from './table-text.extractor';
 
 export function fillStringList(state: Filling, field: SchemaField): void {
+  if (field.name in state.fill.arguments) return;
   const cue = field.nameWords.join('\\w*\\s+(?:\\w+\\s+){0,2}');
   const pattern = new RegExp(`\\b${cue}\\w*\\s+(?:the\\s+)?(?:columns?\\s+)?([\\w-]+(?:\\s*(?:,|\\band\\b|&)\\s*[\\w-]+)*)`, 'i');
   // A grouping field ("groupBy") is also named by "per team" or "for each region".
