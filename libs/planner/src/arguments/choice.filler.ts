@@ -22,6 +22,8 @@ export function fillEnums(state: Filling, field: SchemaField): void {
     const chosen = [...new Set(matches.map((m) => m.value))];
     state.fill.arguments[field.name] = chosen;
     state.fill.evidence[field.name] = matches.map((m) => m.text).join(', ');
+    // The words read as the list's values are its own: no other field takes "point" from "point and rebound stats".
+    state.used.push(...matches);
     return;
   }
   state.single(

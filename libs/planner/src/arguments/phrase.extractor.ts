@@ -42,7 +42,8 @@ export function tokensOf(text: string): Token[] {
     // "Mr. X", "Apple Inc.", "Washington D.C.": the abbreviation keeps its period.
     if (text.charAt(m.index + value.length) === '.' && (ABBREVIATION.test(value) || /^[A-Z](?:\.[A-Z])+$/.test(value))) value += '.';
     const before = text.slice(0, m.index).trimEnd();
-    const initial = before === '' || /[.!?:;]["')\]]?$/.test(before);
+    // A request wrapped in quotes or brackets starts after them: '"Can you …' opens with "Can".
+    const initial = /^["'“‘([]*$/.test(before) || /[.!?:;]["')\]]?$/.test(before);
     const proper = value !== 'I' && isProperWord(value) && !(initial && COMMON.has(value.toLowerCase()));
     return { start: m.index, end: m.index + value.length, text: value, value, proper, initial };
   });

@@ -41,6 +41,16 @@ describe('short text fields from the phrase they point to', () => {
     expect(fill.arguments).toEqual({ destination: 'Lyon', departure: 'Geneva' });
   });
 
+  it('gives each of two fields the name it fits when one fits both: the field with less to lose waits', () => {
+    const gig = schema({ singer: text('Name of the singer.'), location: text('City of the show.') }, ['singer', 'location']);
+    expect(fillArguments('two seats for a show of Nina Simone in Kansas City', gig, context).arguments).toEqual({ singer: 'Nina Simone', location: 'Kansas City' });
+  });
+
+  it('does not read the kind of a person as the person: "a chess player, Judit Polgar"', () => {
+    const rank = schema({ player_name: text('Name of the player.') }, ['player_name']);
+    expect(fillArguments('the rating of a Chess player, Judit Polgar', rank, context).arguments).toEqual({ player_name: 'Judit Polgar' });
+  });
+
   it('gives two fields of one kind the names in the order they are written', () => {
     const fill = fillArguments(
       'Compare the head-to-head record of Ajax Amsterdam and Celtic Glasgow',

@@ -62,7 +62,7 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
       if (score > 0) scored.push({ field, phrase, score });
     }
     for (const phrase of exampleHits(state.text, field)) if (free(phrase)) scored.push({ field, phrase, score: 5 });
-    for (const written of qualifiers(state.text, tokens, proper, field)) {
+    for (const written of qualifiers(state.text, tokens, proper, field, entity === 'person')) {
       const phrase = trimmed(state.text, tokens, written, field);
       if (phrase && free(phrase)) scored.push({ field, phrase, score: 3 + (entity && phrase.proper ? 1 : 0) });
     }
@@ -133,6 +133,9 @@ function properScore(state: Filling, field: SchemaField, entity: Entity | undefi
     if (phrase.part === 'tail') score += wide && !narrow ? 1 : -1;
   } else if (entity === 'person') {
     score += phrase.value.includes(' ') ? 1 : 0;
+    // "a Tennis player", "the Jazz singer": a name written right before a word for a person says which kind.
+    const next = /^\s+([a-z]+)/i.exec(state.text.slice(phrase.end))?.[1].toLowerCase();
+    if (next && ENTITY_WORDS[1][1].has(stem(next))) score -= 3;
     if (phrase.before && PLACE_CUES.has(phrase.before) && phrase.before !== 'of' && phrase.before !== 'for') score -= 2;
   } else if (phrase.before && ['in', 'near', 'at', 'around'].includes(phrase.before)) score -= 1;
   return score;
@@ -181,7 +184,7 @@ function headNouns(field: SchemaField): string[] {
  * Words the text writes against one of the field's head nouns: the word before it ("theft crimes",
  * "acoustic instrument", "gas-fueled" for fuel), or a name or code after it ("the note C4").
  */
-function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: SchemaField): Phrase[] {
+function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: SchemaField, person = false): Phrase[] {
   const heads = headNouns(field);
   if (heads.length === 0) return [];
   const within = (token: Token) => proper.filter((p) => p.part !== 'whole' && p.start <= token.start && token.end <= p.end).sort((a, b) => b.end - b.start - (a.end - a.start))[0];
@@ -200,7 +203,8 @@ function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: Sche
     }
     if (!heads.some((h) => wordMatches(h, stem(token.value)))) return;
     const previous = tokens[i - 1];
-    if (modifier(previous, token) && !field.nameWords.some((n) => wordMatches(n, stem(previous.value)))) {
+    // "a tennis player" says which kind of player, never which person: a person's name is written after the noun.
+    if (!person && modifier(previous, token) && !field.nameWords.some((n) => wordMatches(n, stem(previous.value)))) {
       found.push(within(previous) ?? phraseOf(text, tokens, previous, previous));
       // "yellow and blue colors", "red, green or blue colors": each item of the list qualifies the noun.
       for (let k = i - 1; ; ) {
@@ -246,6 +250,14 @@ function assign(state: Filling, fields: SchemaField[], scored: Scored[]): void {
     }
     const field = levelFields.find((f) => options(f).length === 1) ?? levelFields[0];
     const mine = options(field);
+    // "a concert of Taylor Swift in New York": the place field fits both names as well, the artist field
+    // only the first; the field with less to lose waits, so each gets the name it fits.
+    const rival = mine.length === 1 ? rivalFor(live, field, mine[0], done) : undefined;
+    if (rival) {
+      state.set(rival.field, { value: rival.phrase.value, span: rival.phrase });
+      done.add(rival.field);
+      continue;
+    }
     done.add(field);
     if (mine.length === 1) state.set(field, { value: mine[0].value, span: mine[0] });
     else if (field.required)
@@ -255,6 +267,23 @@ function assign(state: Filling, fields: SchemaField[], scored: Scored[]): void {
         mine,
       );
   }
+}
+
+/** What a field loses when it cannot have its best phrase: its best score over the next best elsewhere. */
+function regret(live: Scored[], field: SchemaField, phrase: Phrase): number {
+  const own = live.filter((s) => s.field === field);
+  const best = Math.max(...own.filter((s) => s.phrase === phrase).map((s) => s.score));
+  const others = own.filter((s) => !overlaps(s.phrase, phrase)).map((s) => s.score);
+  return best - (others.length > 0 ? Math.max(...others) : 0);
+}
+
+/** Another field whose own best phrase is this one and who would lose more without it than `field` would. */
+function rivalFor(live: Scored[], field: SchemaField, phrase: Phrase, done: Set<SchemaField>): Scored | undefined {
+  const mine = regret(live, field, phrase);
+  return live
+    .filter((s) => s.field !== field && !done.has(s.field) && overlaps(s.phrase, phrase))
+    .filter((s) => s.score === Math.max(...live.filter((t) => t.field === s.field).map((t) => t.score)))
+    .find((s) => regret(live, s.field, s.phrase) > mine);
 }
 
 /** One phrase per place in the text (the longer of two that overlap), in the order written. */
