@@ -78,6 +78,9 @@ export class Filling {
   }
 
   hintOf(span: Span): Role | undefined {
+    // "from my home in Boston", "to the office at 456 Park Avenue": the place is where the trip starts or ends.
+    const via = /\b(from|to)\s+(?:my|the|our|your|his|her|their|a)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:in|at|on|near)\s+$/i.exec(this.text.slice(Math.max(0, span.start - 48), span.start));
+    if (via) return via[1].toLowerCase() === 'from' ? 'source' : 'target';
     const before = wordsBefore(this.words, span.start, 3);
     const [previous, last] = [before.at(-2), before.at(-1)];
     let cue = last === 'the' || last === 'a' || last === 'either' ? previous : last;

@@ -51,6 +51,11 @@ describe('short text fields from the phrase they point to', () => {
     expect(fillArguments('the rating of a Chess player, Judit Polgar', rank, context).arguments).toEqual({ player_name: 'Judit Polgar' });
   });
 
+  it('reads "from my home in A to the office in B" as the two ends of the trip', () => {
+    const commute = schema({ origin: text('Where the trip starts.'), destination: text('Where the trip ends.') }, ['origin', 'destination']);
+    expect(fillArguments('the bus from my flat in Leith to the office in Gorgie', commute, context).arguments).toEqual({ origin: 'Leith', destination: 'Gorgie' });
+  });
+
   it('gives two fields of one kind the names in the order they are written', () => {
     const fill = fillArguments(
       'Compare the head-to-head record of Ajax Amsterdam and Celtic Glasgow',
