@@ -34,3 +34,20 @@ describe('namesTheTool: tags', () => {
     expect(namesTheTool('what is the date today', tool('datetime/difference', 'Difference', 'Elapsed time.', ['date difference']))).toBe(false);
   });
 });
+
+describe('namesTheTool: what the request asks for', () => {
+  const range = tool('physics/projectile_range', 'Projectile range', 'How far a projectile launched at an angle travels.', []);
+  const roots = tool('algebra/solve_cubic', 'Solve a cubic', 'Solves a cubic polynomial from its coefficients.', []);
+  const album = tool('music/album_details', 'Album details', 'Details of a music album.', []);
+
+  it('does not offer a close fit for a quantity it never speaks of', () => {
+    expect(namesTheTool('What is the maximum height of a projectile launched at 30 degrees?', range, true)).toBe(false);
+    expect(namesTheTool('What is the range of a projectile launched at 30 degrees?', range, true)).toBe(true);
+  });
+
+  it('offers a close fit whose name the request says whole, or one that gives everything about its subject', () => {
+    expect(namesTheTool('What are the zeros of the cubic x^3 - 1, solve it', roots, true)).toBe(true);
+    expect(namesTheTool('What are the zeros of the cubic x^3 - 1?', roots, true)).toBe(false);
+    expect(namesTheTool('What is the release year of the album Blue?', album, true)).toBe(true);
+  });
+});

@@ -15,7 +15,7 @@ const DESCRIPTION_COVERAGE = 0.25;
 const significant = (words: string[]) => [...new Set(words.filter((w) => w.length > 2 && !GENERIC.has(w) && !/^\d+$/.test(w)))];
 
 /** Nouns that say how much or which, not what: "the humidity level" asks for humidity. */
-const MEASURES = new Set('level amount number value rate information info detail data type list result name kind category current latest new best top most average total whether'.split(' '));
+const MEASURES = new Set('level amount quantity number value rate information info detail data type list result name kind category current latest new best top most average total whether'.split(' '));
 /** "What is the X of …", "Calculate the X …", "Find the X for …": X is what the request asks for. */
 const ASKED_FOR =
   /^\s*(?:(?:can|could|would) you\s+|please\s+|i (?:want|need|would like) to\s+|help me\s+)?(?:what(?:'s| is| are| was| were| will be| would be)|calculate|compute|find(?: out)?|determine|get|give me|tell me|show me|estimate|predict|identify|retrieve|fetch|provide)\s+(?:me\s+)?(?:the\s+|a\s+|an\s+)?((?:[\w'-]+\s+){0,3}?[\w'-]+?)(?=\s+(?:of|for|in|on|at|to|from|with|between|given|if|that|when|by|under|after|before|within|using|based|will|would|can|does|do|is|are)\b|\s*[?.,]|\s*$)/i;
@@ -38,16 +38,23 @@ function askedFor(text: string): string[] {
  * area_triangle), one of its tags as a whole, or a quarter of what its description's first sentence is about. A tool the text
  * never names is not offered for it, however close the wording ("the area of a triangle" is not a job
  * for determine_body_mass_index, though both "calculate" from a "height"); nor is one that never speaks
- * of the thing the request asks for, unless the wording fits it closely (`closeFit`: "the odds of" for
- * a probability tool).
+ * of the thing the request asks for, unless it gives everything about its subject, or the wording fits
+ * it closely (`closeFit`) and the text says its whole name.
  */
 export function namesTheTool(text: string, candidate: PlanningCandidate, closeFit = false): boolean {
   const words = tokenize(text);
   const hit = (w: string) => words.some((t) => similar(t, w));
-  const local = candidate.id.split(/[/.]/).pop() ?? candidate.id;
   // "What is the acceleration …" is not answered by a tool that never speaks of acceleration.
   const asked = askedFor(text);
-  if (asked.length > 0 && !closeFit) {
+  // A close fit still answers what was asked only when the text says everything the tool's name says
+  // ("the root of a quadratic equation" to solve.quadratic_equation; not "the acceleration" to
+  // calculate_maximum_height), or when the tool gives everything about its subject ("details of a concert").
+  const parts = candidate.id.split(/[/.]/);
+  const local = parts.pop() ?? candidate.id;
+  const says = (name: string) => name !== '' && aboutWords(name).every(hit);
+  // The name's own words, or its namespace's ("records in a database" to database.query).
+  const wholeName = closeFit && (says(local) || says(parts.join(' ')));
+  if (asked.length > 0 && !wholeName && !givesEverythingAbout(candidate)) {
     const d = candidate.descriptor;
     const toolWords = tokenize(`${candidate.id} ${d.title ?? ''} ${d.description ?? ''} ${Object.keys((d.inputSchema?.properties ?? {}) as object).join(' ')}`);
     if (!asked.some((w) => toolWords.some((t) => similar(t, w)))) return false;
@@ -59,6 +66,13 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
   if ((candidate.descriptor.tags ?? []).some((tag) => tokenize(tag).length > 0 && tokenize(tag).every(hit))) return true;
   const about = significant(tokenize((candidate.descriptor.description ?? '').split(/\.\s/)[0]));
   return about.length > 0 && about.filter(hit).length / about.length >= DESCRIPTION_COVERAGE;
+}
+
+/** A tool whose name or first sentence promises all about its subject: details, information, statistics, dimensions. */
+const EVERYTHING = /\b(?:details?|information|info|statistics|stats|profile|overview|summary|dimensions|specifications|specs|properties|attributes)\b/i;
+function givesEverythingAbout(candidate: PlanningCandidate): boolean {
+  const d = candidate.descriptor;
+  return EVERYTHING.test(`${candidate.id.replace(/[._/]/g, ' ')} ${d.title ?? ''} ${(d.description ?? '').split(/\.\s/)[0]}`);
 }
 
 /** Whether a word of the tool's own name is in the text ("gcd" for math.gcd, "integral" for integral). */
