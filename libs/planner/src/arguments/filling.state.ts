@@ -187,8 +187,10 @@ export function fieldScore(state: Filling, field: SchemaField, span: Span): numb
   // "1 atm and a gauge pressure of 2": what follows a conjunction is about the next item.
   const joint = following.findIndex((w) => JOINING.has(w.word));
   const after = (joint >= 0 ? following.slice(0, joint) : following).slice(0, 3);
-  const named = countedNameWords(field);
-  const divisor = field.nameWords.slice(named.length + 1);
+  const counted = countedNameWords(field);
+  const divisor = field.nameWords.slice(counted.length + 1);
+  // year1, year2: the digit tells the fields apart, it is no word of the text ("$2M" says nothing of year2).
+  const named = counted.filter((w) => !/^\d+$/.test(w));
   let score = 0;
   for (const w of [...before, ...after]) {
     const word = stem(w.word);

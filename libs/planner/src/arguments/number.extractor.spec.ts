@@ -24,6 +24,18 @@ describe('extractNumbers', () => {
     ]);
   });
 
+  it('scales an amount after a currency sign by its letter, and shares no currency a later amount wrote before itself', () => {
+    const found = extractNumbers('sales of €2.5M in 2021 and $3B in 2022, a $40k bonus');
+    expect(found.map((n) => [n.value, n.currency?.code])).toEqual([
+      [2_500_000, 'EUR'],
+      [2021, undefined],
+      [3_000_000_000, 'USD'],
+      [2022, undefined],
+      [40_000, 'USD'],
+    ]);
+    expect(extractNumbers('5 or 6 dollars').map((n) => n.currency?.code)).toEqual(['USD', 'USD']);
+  });
+
   it('reads scientific notation, never an exponent as a quantity, and compound units whole', () => {
     const found = extractNumbers('charges of 1.6e-19 and -3E+2, accelerating at 9.8 m/s^2 (x^2 grows), heat capacity 5J/K, 12 meters/second, 0.5 g/mol');
     expect(found.map((n) => [n.value, n.unit?.text])).toEqual([

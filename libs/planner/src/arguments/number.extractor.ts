@@ -78,7 +78,10 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
       if (hit && hit.text === written) currency = { ...hit, start: at, end: at + written.length };
     }
     if (currency && text.charAt(currency.start - 1) === '-') value = -Math.abs(value);
-    let cursor = end;
+    // "$1.2M", "$5B", "€300k": after a currency sign a letter scales the amount.
+    const scaled = currency && !scale ? /^(M|B|bn|mn|k|K)(?![A-Za-z])/.exec(text.slice(end)) : null;
+    if (scaled) value *= scaled[1] === 'B' || scaled[1] === 'bn' ? 1e9 : scaled[1].toLowerCase() === 'k' ? 1e3 : 1e6;
+    let cursor = end + (scaled ? scaled[0].length : 0);
     while (text.charAt(cursor) === ' ') cursor++;
     let unit: NumberMention['unit'];
     if (!currency) {
@@ -89,12 +92,12 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     const single = unitAt(text, cursor);
     const ratio = unitRatioAt(text, cursor);
     // "2021 in New York": "in" after a number is inches only where no word follows ("12 in", "5 in. wide").
-    const inches = single?.text === 'in' && /^in\s*[A-Za-z]/.test(text.slice(cursor, cursor + 12)) ? undefined : single;
+    const inches = single?.text === 'in' && (/^in\s*[A-Za-z]/.test(text.slice(cursor, cursor + 12)) || currency) ? undefined : single;
     const unitHit = ratio && ratio.text.length > (inches?.text.length ?? 0) ? ratio : inches;
     if (unitHit) unit = { ...unitHit, start: cursor, end: cursor + unitHit.text.length };
     if (unit && currency && currency.start === cursor && unit.text.length > currency.text.length) currency = undefined;
     start = currency && currency.start < start ? currency.start : start;
-    const last = Math.max(end, unit?.end ?? 0, currency?.end ?? 0);
+    const last = Math.max(cursor === end ? end : end + (scaled?.[0].length ?? 0), unit?.end ?? 0, currency?.end ?? 0);
     // "300K" is 300 kelvin or 300,000: the field it goes to decides (see kelvinReading).
     const kelvin = scale === 'K' && !currency ? { kelvin: written } : {};
     found.push({ start, end: last, text: text.slice(start, last), value, digits: { start: m.index, end }, unit, currency, ...kelvin });
@@ -126,7 +129,15 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
   // "5 or 6 feet", "for 10, 20 and 30 years": a bare number counts the same thing as the one it is listed with.
   for (let i = found.length - 2; i >= 0; i--) {
     const [here, next] = [found[i], found[i + 1]];
-    if (!here.unit && !here.currency && (next.unit || next.currency) && LISTED.test(text.slice(here.end, next.start))) found[i] = { ...here, unit: next.unit, currency: next.currency, shared: true };
+    // Only a unit or currency written after the amount ("5 or 6 dollars"): "in 2019 and $1.2M" shares nothing.
+    const after = (next.unit && next.unit.start >= next.digits.end) || (next.currency && next.currency.start >= next.digits.end);
+    if (!here.unit && !here.currency && after && LISTED.test(text.slice(here.end, next.start)))
+      found[i] = {
+        ...here,
+        unit: next.unit?.start !== undefined && next.unit.start >= next.digits.end ? next.unit : undefined,
+        currency: next.currency && next.currency.start >= next.digits.end ? next.currency : undefined,
+        shared: true,
+      };
   }
   return found;
 }

@@ -78,8 +78,15 @@ function namedQuantity(field: SchemaField): string | undefined {
  */
 function unitFit(field: SchemaField, mention: NumberMention): number | undefined {
   const { unit } = mention;
-  // "in 2022" for a `year`: a bare four-digit year is the value of the field that names years.
-  if (!unit && !mention.currency && YEAR.test(mention.text) && countedNameWords(field).at(-1) === 'year') return 2.5;
+  // "in 2022" for a `year` (or year1, year2): a bare four-digit year is its value, an amount of money never is.
+  if (
+    countedNameWords(field)
+      .filter((w) => !/^\d+$/.test(w))
+      .at(-1) === 'year'
+  ) {
+    if (mention.currency) return undefined;
+    if (!unit && YEAR.test(mention.text)) return 2.5;
+  }
   if (mention.kelvin !== undefined && aboutTemperature(field)) return 2.5;
   if (!unit) return 0;
   if (measuredIn(field, unit.text)) return 2.5;

@@ -56,6 +56,24 @@ describe('short text fields from the phrase they point to', () => {
     expect(fillArguments('the bus from my flat in Leith to the office in Gorgie', commute, context).arguments).toEqual({ origin: 'Leith', destination: 'Gorgie' });
   });
 
+  it('gives the sides of a conversion the names after "from" and "to"', () => {
+    const translate = schema({ text: text('What to translate.'), source_language: text('The language of the text.'), target_language: text('The language wanted.') }, [
+      'source_language',
+      'target_language',
+    ]);
+    expect(fillArguments('put this note from Dutch into Polish', translate, context).arguments).toMatchObject({ source_language: 'Dutch', target_language: 'Polish' });
+  });
+
+  it('gives a year field years, never an amount of money', () => {
+    const growth = schema({ year1: { type: 'integer' }, year2: { type: 'integer' }, year1_sales: { type: 'number' }, year2_sales: { type: 'number' } }, [
+      'year1',
+      'year2',
+      'year1_sales',
+      'year2_sales',
+    ]);
+    expect(fillArguments('sales grew from $2M in 2017 to $2.6M in 2018', growth, context).arguments).toEqual({ year1: 2017, year2: 2018, year1_sales: 2_000_000, year2_sales: 2_600_000 });
+  });
+
   it('gives two fields of one kind the names in the order they are written', () => {
     const fill = fillArguments(
       'Compare the head-to-head record of Ajax Amsterdam and Celtic Glasgow',
