@@ -273,3 +273,44 @@ export function fillUnits(state: Filling, fields: SchemaField[]): void {
     units.map((u) => ({ value: u.text, span: u, hint: u.attached ? 'source' : state.hintOf(u) })),
   );
 }
+
+/** What one of each spelled period holds, in the units a count field may be in: exact conversions only (no month in days). */
+const PERIODS: Record<string, Partial<Record<TimeUnit, number>>> = {
+  day: { day: 1 },
+  week: { day: 7, week: 1 },
+  fortnight: { day: 14, week: 2 },
+  month: { month: 1 },
+  quarter: { month: 3 },
+  year: { month: 12, year: 1 },
+  decade: { year: 10, month: 120 },
+  century: { year: 100 },
+};
+type TimeUnit = 'day' | 'week' | 'month' | 'year';
+const PERIOD = /\b(?:the\s+)?(?:next|past|last|coming|upcoming|following|previous|this)\s+(day|week|fortnight|month|quarter|year|decade|century)\b/gi;
+
+/** The time unit a number field counts, by its name ("days", "num_months") or description ("in years"). */
+function countedUnit(field: SchemaField): TimeUnit | undefined {
+  const units: TimeUnit[] = ['day', 'week', 'month', 'year'];
+  const named = countedNameWords(field)
+    .filter((w) => !/^\d+$/.test(w))
+    .at(-1);
+  const byName = units.find((u) => named !== undefined && wordMatches(u, named));
+  if (byName) return byName;
+  const described = /\b(?:in|number of|how many)\s+(day|week|month|year)s?\b/i.exec(String(field.schema.description ?? ''));
+  return described ? (described[1].toLowerCase() as TimeUnit) : undefined;
+}
+
+/**
+ * "for the next week" to a field counting days is 7, "over the past decade" to one counting years 10:
+ * a period written in words fills the one open number field that counts time, when it converts exactly.
+ */
+export function fillPeriods(state: Filling, fields: SchemaField[]): void {
+  const open = fields.filter((f) => !(f.name in state.fill.arguments) && !state.fill.ambiguous.some((a) => a.path === `/${f.name}`) && countedUnit(f));
+  if (open.length !== 1) return;
+  const [field] = open;
+  const unit = countedUnit(field) as TimeUnit;
+  const found = [...state.text.matchAll(PERIOD)]
+    .map((m) => ({ value: PERIODS[m[1].toLowerCase()][unit], span: { start: m.index, end: m.index + m[0].length, text: m[0] } }))
+    .filter((c): c is { value: number; span: { start: number; end: number; text: string } } => c.value !== undefined && state.isFree(c.span));
+  state.single(field, found);
+}

@@ -169,6 +169,15 @@ describe('numbers without a pointer', () => {
     expect(fillArguments('book a taxi ride from Porto to Braga', ride, context).arguments).toEqual({ start: 'Porto', destination: 'Braga' });
   });
 
+  it('reads a period written in words as the count of a field that counts time, when it converts exactly', () => {
+    const forecast = schema({ city: text('The city.'), days: { type: 'integer', description: 'Days ahead.' } }, ['city', 'days']);
+    expect(fillArguments('pollen forecast for Ghent over the coming fortnight', forecast, context).arguments).toEqual({ city: 'Ghent', days: 14 });
+    const trend = schema({ span: { type: 'integer', description: 'Span in years.' } }, ['span']);
+    expect(fillArguments('the rainfall trend over the past century', trend, context).arguments).toEqual({ span: 100 });
+    // A month has no exact number of days: the question stands.
+    expect(fillArguments('pollen forecast for Ghent for the next month', forecast, context).missing.map((m) => m.path)).toEqual(['/days']);
+  });
+
   it('reads a percentage as a fraction for a rate the description does not call a percentage', () => {
     const rate = schema({ rate: { type: 'number', description: 'The yearly rate.' }, share: { type: 'number', description: 'Share in percent.' } }, ['rate']);
     expect(fillArguments('a rate of 3.5% and a share of 40%', rate, context).arguments).toEqual({ rate: 0.035, share: 40 });
