@@ -142,7 +142,7 @@ describe('fillArguments: quantities by what they measure', () => {
       properties: { start_velocity: { type: 'number' }, elapsed_time: { type: 'number' } },
       required: ['start_velocity', 'elapsed_time'],
     };
-    const fill = fillArguments('from rest, for 12 seconds', speed, context);
+    const fill = fillArguments('from the start line, for 12 seconds', speed, context);
     expect(fill.arguments).toEqual({ elapsed_time: 12 });
     expect(fill.missing.map((m) => m.path)).toEqual(['/start_velocity']);
     expect(fillArguments('a ride of 5 km or 8 km in 20 minutes', ride, context).ambiguous).toContainEqual({ path: '/distance', options: [5, 8] });

@@ -7,7 +7,7 @@ import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler'
 import { fillQuotedLists, fillWordLists, widenEnumerations } from './enumeration.filler';
 import { Filling, joinedAsList } from './filling.state';
 import { fillNumberList, fillNumberMap, fillOperations, fillSortKeys, fillStringList } from './list.filler';
-import { fillCurrencies, fillNumbers, fillPeriods, fillUnits } from './number.filler';
+import { fillCurrencies, fillNumbers, fillPeriods, fillRestStart, fillUnits } from './number.filler';
 import { fillNameLists, fillPhrases } from './phrase.filler';
 import { fillResidual } from './residual.filler';
 import { refusedArguments } from './schema.check';
@@ -65,6 +65,8 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillQuotedLists(state, open('string-list'));
   fillNumbers(state, open('number'), fields);
   fillPeriods(state, open('number'));
+  // After the numbers: "an initial velocity of 5 m/s … dropped" keeps the 5 it was given.
+  fillRestStart(state, open('number'));
   for (const field of [...open('enum'), ...open('enum-list')]) fillEnums(state, field);
   for (const field of open('boolean')) fillBoolean(state, field);
   for (const field of open('string-list')) fillStringList(state, field);

@@ -314,3 +314,19 @@ export function fillPeriods(state: Filling, fields: SchemaField[]): void {
     .filter((c): c is { value: number; span: { start: number; end: number; text: string } } => c.value !== undefined && state.isFree(c.span));
   state.single(field, found);
 }
+
+const FROM_REST = /\b(?:from|at)\s+rest\b|\b(?:dropped|released)\b/i;
+
+/** "starts from rest", "an object dropped from 100 m": a starting velocity or speed the words give as zero. */
+export function fillRestStart(state: Filling, fields: SchemaField[]): void {
+  const rest = FROM_REST.exec(state.text);
+  if (!rest) return;
+  for (const field of fields) {
+    const words = countedNameWords(field);
+    const starting = words.some((w) => w === 'initial' || w === 'start' || w === 'starting');
+    const moving = words.some((w) => w === 'velocity' || w === 'speed');
+    if (!starting || !moving || field.name in state.fill.arguments || state.fill.ambiguous.some((a) => a.path === `/${field.name}`)) continue;
+    state.fill.arguments[field.name] = 0;
+    state.fill.evidence[field.name] = rest[0];
+  }
+}

@@ -178,6 +178,13 @@ describe('numbers without a pointer', () => {
     expect(fillArguments('pollen forecast for Ghent for the next month', forecast, context).missing.map((m) => m.path)).toEqual(['/days']);
   });
 
+  it('reads "from rest" or "dropped" as a starting speed of zero, and nothing else as one', () => {
+    const motion = schema({ initial_speed: { type: 'number' }, time: { type: 'number' } }, ['initial_speed', 'time']);
+    expect(fillArguments('a sled leaves from rest and slides for 6 s', motion, context).arguments).toEqual({ initial_speed: 0, time: 6 });
+    expect(fillArguments('a stone dropped at an initial speed of 3 m/s falls for 6 s', motion, context).arguments).toEqual({ initial_speed: 3, time: 6 });
+    expect(fillArguments('a sled slides downhill for 6 s', motion, context).arguments.initial_speed).toBeUndefined();
+  });
+
   it('reads a percentage as a fraction for a rate the description does not call a percentage', () => {
     const rate = schema({ rate: { type: 'number', description: 'The yearly rate.' }, share: { type: 'number', description: 'Share in percent.' } }, ['rate']);
     expect(fillArguments('a rate of 3.5% and a share of 40%', rate, context).arguments).toEqual({ rate: 0.035, share: 40 });
