@@ -326,3 +326,18 @@ describe('DeterministicPlanner', () => {
     });
   });
 });
+
+describe('DeterministicPlanner: a step that refers back', () => {
+  const ratio = (id: string, title: string, rank: number, company: string) =>
+    candidate(id, title, rank, { input: object({ [company]: { type: 'string', description: 'The company.' }, years: { type: 'integer', description: 'Number of past years.' } }, [company, 'years']) });
+  const pool = [ratio('fin/debt_ratio', 'Debt ratio of a company over past years', 1, 'company'), ratio('fin/quick_ratio', 'Quick ratio of a company over past years', 2, 'company_name')];
+
+  it('takes what the earlier step was given for "the same" company and years', async () => {
+    const plan = await new DeterministicPlanner().plan(task('Get the debt ratio of Globex for the last 4 years and also the quick ratio for the same duration'), pool, principal);
+    expect(plan.decision).toBe('USE_TOOLS');
+    expect(plan.steps.map((s) => [s.tool, s.arguments])).toEqual([
+      ['fin/debt_ratio@1.0.0', { company: 'Globex', years: 4 }],
+      ['fin/quick_ratio@1.0.0', { company_name: 'Globex', years: 4 }],
+    ]);
+  });
+});

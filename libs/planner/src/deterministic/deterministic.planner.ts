@@ -5,6 +5,7 @@ import { fillArguments } from '../arguments/argument.filler';
 import { ToolGraph, toolKey } from '../graph/tool.graph';
 import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanStep, ReplanFeedback, Selection, TaskInput, ToolCall } from '../plan/plan.types';
 import { Planner } from '../planning/planner.port';
+import { carriedOver } from './argument.carrier';
 import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
 import { CERTAIN, matchConfidence, noMatchConfidence, planConfidence, replacementConfidence, UNABLE, UNDECIDED } from './plan.confidence';
 import { coordinatedParts, namesByName, namesTheTool } from './relevance.evidence';
@@ -104,6 +105,9 @@ const propertyDescription = (schema: JsonSchema, field: string): string | undefi
   const description = (schema.properties as Record<string, { description?: unknown }> | undefined)?.[field]?.description;
   return typeof description === 'string' ? description : undefined;
 };
+
+/** The calls made so far for each earlier draft: its step and the steps copied from it for a list's items. */
+const callsOf = (steps: PlanStep[], drafts: Draft[]) => drafts.map((d) => steps.filter((s) => s.id === d.id || s.id.startsWith(`${d.id}_`)).map((s) => s.arguments));
 
 const quote = (text: string, max = 80) => `"${text.length > max ? `${text.slice(0, max - 1)}…` : text}"`;
 
@@ -448,21 +452,30 @@ export class DeterministicPlanner extends Planner {
       const links = linksOf[j];
       const bound: Record<string, unknown> = Object.fromEntries(links.map((l) => [l.input, bindingTo(l.fromStep, l.outputPath)]));
       const fill = this.options.fillArguments ?? fillArguments;
-      const {
-        arguments: filled,
-        each,
-        guessed,
-      } = await fill(draft.subGoal, descriptor.inputSchema, { ...context, given: bound, tool: { name: descriptor.name, description: descriptor.description } });
-      if (guessed && guessed.length > 0) {
+      const result = await fill(draft.subGoal, descriptor.inputSchema, { ...context, given: bound, tool: { name: descriptor.name, description: descriptor.description } });
+      const { arguments: filled, each } = result;
+      let guessed = result.guessed ?? [];
+      // A listed value ("for 5, 10 and 15") is one call per item, unless a later step reads this one's output.
+      let copies: (Record<string, unknown> | undefined)[] = each && each.length > 1 && !consumed.has(draft.id) ? each : [undefined];
+      // What the words refer back to ("for the same duration", "in these years") comes from the earlier steps,
+      // before any guess from the words left over.
+      for (const field of requiredOf(descriptor.inputSchema)) {
+        if ({ ...filled, ...copies[0], ...bound }[field] !== undefined && !guessed.includes(field)) continue;
+        const carried = carriedOver(draft.subGoal, field, callsOf(steps, drafts.slice(0, j)));
+        if (carried.length === 0) continue;
+        notes.push(`${field} of ${draft.candidate.id} carried over from an earlier step (${quote(draft.subGoal, 40)} refers back to it)`);
+        guessed = guessed.filter((g) => g !== field);
+        delete filled[field];
+        copies = carried.length > 1 && copies.length === 1 && !consumed.has(draft.id) ? carried.map((value) => ({ ...copies[0], [field]: value })) : copies.map((c) => ({ ...c, [field]: carried[0] }));
+      }
+      if (guessed.length > 0) {
         // Words that do not point at the field are a guess (about half right on BFCL's simple set): under the auto planner's default threshold, so a model checks it.
         draft.confidence *= GUESS_CONFIDENCE;
         notes.push(
           `${guessed.join(', ')} of ${draft.candidate.id} taken from the words the request has left over (${guessed.map((g) => quote(String(filled[g] ?? each?.[0]?.[g] ?? ''), 40)).join(', ')})`,
         );
       }
-      // A listed value ("for 5, 10 and 15") is one call per item, unless a later step reads this one's output.
-      const copies = each && each.length > 1 && !consumed.has(draft.id) ? each : [undefined];
-      const args = { ...filled, ...copies[0], ...bound };
+      const args: Record<string, unknown> = { ...filled, ...copies[0], ...bound };
       const dependsOn = new Set(links.map((l) => l.fromStep));
       // The graph links a step to the nearest earlier step it is known to follow.
       for (let i = j - 1; i >= 0; i--) {

@@ -7,6 +7,12 @@ describe('splitSubGoals', () => {
     expect(texts('Search flights to Paris. Then book the cheapest one, and after that send me an SMS.')).toEqual(['Search flights to Paris', 'book the cheapest one', 'send me an SMS']);
   });
 
+  it('makes a bare noun phrase after a sequence word its own step, with the verb of the step before', () => {
+    expect(texts('Get the debt ratio of ACME for 2024, and also the quick ratio for the same year')).toEqual(['Get the debt ratio of ACME for 2024', 'get the quick ratio for the same year']);
+    // Not every piece after a sequence word is a step: bare values stay with theirs.
+    expect(texts('Convert 100 USD to EUR and then to JPY')).toEqual(['Convert 100 USD to EUR. to JPY']);
+  });
+
   it('splits "and" and commas only between verb phrases', () => {
     expect(texts('Please cancel the alarm at 8:00 and set a new one at 6:30, check the weather in Oslo and Bergen')).toEqual([
       'Please cancel the alarm at 8:00',

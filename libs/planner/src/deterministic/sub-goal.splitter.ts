@@ -94,6 +94,15 @@ function splitCoordinated(clause: string): string[] {
 
 const meaningful = (text: string) => /\p{L}{2,}/u.test(text);
 
+/** The action verb a piece opens with ("find" of "Find me the sales growth rate …"), if any. */
+function leadingVerb(piece: string): string | undefined {
+  return piece
+    .trim()
+    .split(/\s+/, 8)
+    .map((w) => w.toLowerCase().replace(/[^a-z]/g, ''))
+    .find((w) => ACTION_VERBS.has(w));
+}
+
 /** Splits a task into sub-goals: sentences, sequence words ("then", "after that"), and "and"/commas between verb phrases. */
 export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLIT): SplitResult {
   const text = task.length > options.maxChars ? task.slice(0, options.maxChars) : task;
@@ -102,8 +111,8 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
   const ignored: SplitResult['ignored'] = [];
   let context = '';
   for (const sentence of text.split(SENTENCE_END)) {
-    for (const clause of sentence.split(SEQUENCE))
-      for (const raw of splitCoordinated(clause)) {
+    for (const [c, clause] of sentence.split(SEQUENCE).entries())
+      for (const [r, raw] of splitCoordinated(clause).entries()) {
         const part = raw
           .trim()
           .replace(/^(?:and|or)\s+/i, '')
@@ -114,8 +123,12 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
           ignored.push({ text: part, why });
           continue;
         }
+        // "… for the last 3 years, and also the interest coverage ratio": after a sequence word a bare noun
+        // phrase asks for more of what the step before did, with that step's verb.
+        const verb = c > 0 && r === 0 && pieces.length > 0 && !isAction(part) && /^(?:the|a|an|its|their|his|her|my|our)\b/i.test(part) ? leadingVerb(pieces[pieces.length - 1]) : undefined;
         // A piece that asks for nothing ("my name is Li Lei") is context of the step before it, or of the first one.
-        if (isAction(part)) {
+        if (verb) pieces.push(`${verb} ${part}`);
+        else if (isAction(part)) {
           pieces.push(context ? `${context}. ${part}` : part);
           context = '';
         } else if (pieces.length > 0) pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}. ${part}`;

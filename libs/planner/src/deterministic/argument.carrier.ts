@@ -1,0 +1,36 @@
+import { nameWords, stem } from '../arguments/text-span.util';
+
+/** Words that send a request back to what was said before: "for the same duration", "and its debt ratio too". */
+const BACK_REFERENCE = /\b(?:same|it|its|them|their|there|that one|these|those|as well|too)\b/i;
+/** Name words that say what kind of value a field holds, not what it is about. */
+const GENERIC = new Set(['name', 'id', 'value', 'type', 'the', 'of', 'number', 'num', 'input', 'param']);
+
+const about = (field: string) =>
+  nameWords(field)
+    .map(stem)
+    .filter((w) => !GENERIC.has(w) && !/^\d+$/.test(w));
+
+/**
+ * The values an earlier step was given for the same thing a later step lacks, when the later step's
+ * words refer back ("the interest coverage ratio for the same duration" after "the sales growth of XYZ
+ * for 3 years": company_name ← company, years ← years). `earlier` holds each earlier step's calls (one
+ * per item of a list): a step run for 1900 and 1950 gives "these years" both. Nearest step first; empty
+ * when the words do not refer back or no earlier field is about the same thing.
+ */
+export function carriedOver(subGoal: string, field: string, earlier: Record<string, unknown>[][]): unknown[] {
+  if (!BACK_REFERENCE.test(subGoal)) return [];
+  const wanted = about(field);
+  if (wanted.length === 0) return [];
+  const same = (name: string) => {
+    const words = about(name);
+    return words.length > 0 && words.every((w) => wanted.includes(w)) && wanted.every((w) => words.includes(w));
+  };
+  for (const calls of [...earlier].reverse()) {
+    const name = Object.keys(calls[0] ?? {}).find(same);
+    if (name === undefined) continue;
+    const values = calls.map((args) => args[name]);
+    if (values.some((v) => v === undefined || (typeof v === 'object' && v !== null))) continue;
+    return values.filter((v, i) => values.findIndex((w) => JSON.stringify(w) === JSON.stringify(v)) === i);
+  }
+  return [];
+}
