@@ -341,3 +341,30 @@ describe('DeterministicPlanner: a step that refers back', () => {
     ]);
   });
 });
+
+describe('DeterministicPlanner: evidence from shaped values', () => {
+  const fx = candidate('fx/quote', 'Quote service', 1, {
+    input: object(
+      {
+        amount: { type: 'number', description: 'Amount.' },
+        source: { type: 'string', description: 'Currency code to convert from.' },
+        target: { type: 'string', description: 'Currency code to convert to.' },
+      },
+      ['amount', 'source', 'target'],
+    ),
+  });
+  const margin = candidate('biz/ratio', 'Business ratio', 1, {
+    input: object({ revenue: { type: 'number', description: 'Revenue.' }, cost: { type: 'number', description: 'Cost.' } }, ['revenue', 'cost']),
+  });
+
+  it('takes a tool the text never names when it gives every required value in a shape of its own', async () => {
+    const plan = await new DeterministicPlanner().plan(task('I have 100 euro. How much is that in yen?'), [fx], principal);
+    expect(plan.decision).toBe('USE_TOOLS');
+    expect(plan.steps[0].arguments).toEqual({ amount: 100, source: 'EUR', target: 'JPY' });
+  });
+
+  it('does not take one on amounts alone', async () => {
+    const plan = await new DeterministicPlanner().plan(task('What is the payback time with income of $200,000 and spending of $150,000?'), [margin], principal);
+    expect(plan.decision).toBe('NO_MATCH');
+  });
+});

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Embedder } from '@toolgate/retrieval';
 import { canonicalJson, ErrorCode, type JsonSchema, ToolgateError } from '@toolgate/sdk';
 import { fillArguments } from '../arguments/argument.filler';
+import { type SchemaField, schemaFields } from '../arguments/schema.fields';
 import { ToolGraph, toolKey } from '../graph/tool.graph';
 import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanStep, ReplanFeedback, Selection, TaskInput, ToolCall } from '../plan/plan.types';
 import { Planner } from '../planning/planner.port';
@@ -105,6 +106,9 @@ const propertyDescription = (schema: JsonSchema, field: string): string | undefi
   const description = (schema.properties as Record<string, { description?: unknown }> | undefined)?.[field]?.description;
   return typeof description === 'string' ? description : undefined;
 };
+
+/** Field kinds whose values have a shape of their own: reading one is evidence the text is about the tool. */
+const TYPED_KINDS = new Set<SchemaField['kind']>(['currency', 'unit', 'date', 'zone', 'email', 'url', 'path']);
 
 /** The calls made so far for each earlier draft: its step and the steps copied from it for a list's items. */
 const callsOf = (steps: PlanStep[], drafts: Draft[]) => drafts.map((d) => steps.filter((s) => s.id === d.id || s.id.startsWith(`${d.id}_`)).map((s) => s.arguments));
@@ -327,7 +331,7 @@ export class DeterministicPlanner extends Planner {
       if (subGoals.length === 1 && !names(ranked[g][0])) ranked[g] = this.namedFirst(goal.text, ranked[g]);
       const top = ranked[g][0];
       const named = names(top);
-      if (!top || (this.options.minScore !== undefined && top.score < this.minScore) || !(funnelAgrees(top) || named)) {
+      if (!top || (this.options.minScore !== undefined && top.score < this.minScore) || !(funnelAgrees(top) || named || (await this.fillsTyped(goal.text, top, context)))) {
         idle.push(goal.text);
         continue;
       }
@@ -351,6 +355,22 @@ export class DeterministicPlanner extends Planner {
     }
     if (drafts.length > 0 && idle.length > 0) notes.push(`no tool needed for ${idle.map((t) => quote(t, 50)).join(', ')}`);
     return drafts;
+  }
+
+  /**
+   * The text gives every one of the tool's (two or more) required arguments as a value of its own kind
+   * — an amount with its currency or unit, a currency, a unit, a date, a zone, an address — none from
+   * free words, and not amounts only: "I have 100 euro. How much is it in USD?" is a currency conversion's job whatever the
+   * tool is called. Names and places do not count: any tool that takes a city is "filled" by one.
+   */
+  private async fillsTyped(text: string, match: ToolMatch, context: ArgumentFillContext): Promise<boolean> {
+    const schema = match.candidate.descriptor.inputSchema;
+    const required = schemaFields(schema).filter((f) => f.required);
+    // Amounts alone say little (any finance tool takes two): one value at least must be of a shaped kind.
+    if (required.length < 2 || !required.every((f) => TYPED_KINDS.has(f.kind) || f.kind === 'number') || !required.some((f) => TYPED_KINDS.has(f.kind))) return false;
+    const fill = await (this.options.fillArguments ?? fillArguments)(text, schema, context);
+    const evidence = (fill as { evidence?: Record<string, string> }).evidence ?? {};
+    return fillsCompletely(schema, fill) && !fill.guessed?.length && required.every((f) => f.kind !== 'number' || /\p{L}|[$€£¥₹%°]/u.test(evidence[f.name] ?? ''));
   }
 
   /**
