@@ -13,6 +13,11 @@ describe('splitSubGoals', () => {
     expect(texts('Convert 100 USD to EUR and then to JPY')).toEqual(['Convert 100 USD to EUR. to JPY']);
   });
 
+  it('reads a verb-noun before "in" or "of" as the noun ("and change in time of 4 s"), a phrasal "check in" as the verb', () => {
+    expect(texts('Work out the voltage for a flux of 3 Wb and change in time of 2 s')).toEqual(['Work out the voltage for a flux of 3 Wb and change in time of 2 s']);
+    expect(texts('Book the hotel and check in online')).toEqual(['Book the hotel', 'check in online']);
+  });
+
   it('splits "and" and commas only between verb phrases', () => {
     expect(texts('Please cancel the alarm at 8:00 and set a new one at 6:30, check the weather in Oslo and Bergen')).toEqual([
       'Please cancel the alarm at 8:00',

@@ -74,10 +74,14 @@ const startsWithAction = (text: string): boolean => {
   const first = words[0] === 'please' || words[0] === 'also' || words[0] === 'to' ? words[1] : words[0];
   if (first === undefined) return false;
   const bare = first.replace(/[^a-z]/g, '');
+  // "… and change in time of 4 seconds", "and return of 5%": a verb-noun followed by "in"/"of" is the noun.
+  const noun = /^\s*(?:please\s+|also\s+|to\s+)?\S+\s+(?:in|of)\b/i.test(text) && !PHRASAL_IN.has(bare);
   // "… and how much water do I need": a second question is a second goal ("which" and "who" often only qualify).
-  return ACTION_VERBS.has(bare) || (SECOND_QUESTION.has(bare) && /^\s*\S+\s+(?:much|many|long|far|is|are|was|were|do|does|did|will|would|can|should)\b/i.test(text));
+  return (ACTION_VERBS.has(bare) && !noun) || (SECOND_QUESTION.has(bare) && /^\s*\S+\s+(?:much|many|long|far|is|are|was|were|do|does|did|will|would|can|should)\b/i.test(text));
 };
 const SECOND_QUESTION = new Set(['what', 'how', 'when', 'where']);
+/** Verbs whose "in" is their own ("check in", "log in", "sign in"). */
+const PHRASAL_IN = new Set(['check', 'log', 'login', 'sign', 'plug', 'fill', 'turn', 'hand', 'book', 'move', 'put', 'write']);
 
 /** Splits at "and" / "," only where the next words open a new action. */
 function splitCoordinated(clause: string): string[] {
