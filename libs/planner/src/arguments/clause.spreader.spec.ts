@@ -33,6 +33,15 @@ describe('one call per listed item', () => {
     ]);
   });
 
+  it('reads "A to B and A to C" as two pairs with the same source', () => {
+    const rate = schema({ base: { type: 'string', description: 'Currency code to convert from.' }, quote: { type: 'string', description: 'Currency code to convert to.' } }, ['base', 'quote']);
+    const fill = fillArguments('rates for GBP to NOK and GBP to SEK', rate, context);
+    expect(fill.each?.map((call) => ({ ...fill.arguments, ...call }))).toEqual([
+      { base: 'GBP', quote: 'NOK' },
+      { base: 'GBP', quote: 'SEK' },
+    ]);
+  });
+
   it('keeps the question when the values are alternatives ("or")', () => {
     const fill = fillArguments('the forecast for Lisbon or Porto', forecast, context);
     expect(fill.each).toBeUndefined();

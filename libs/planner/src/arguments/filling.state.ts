@@ -117,6 +117,11 @@ export class Filling {
     const free = candidates.filter((c) => this.isFree(c.span)).sort((a, b) => a.span.start - b.span.start);
     // "to EUR and GBP": a value joined to the previous one by "and"/"or" shares its side.
     for (let i = 1; i < free.length; i++) {
+      // "USD to AUD and USD to CAD": a value followed by its own "to" opens a new pair as its source.
+      if (/^\s*(?:to|into|->|→)\s/i.test(this.text.slice(free[i].span.end))) {
+        if (!free[i].hint) free[i] = { ...free[i], hint: 'source' };
+        continue;
+      }
       if (!free[i].hint && /^\s*(?:,|,?\s*and|,?\s*or|&)\s*$/i.test(this.text.slice(free[i - 1].span.end, free[i].span.start))) free[i] = { ...free[i], hint: free[i - 1].hint };
     }
     if (fields.length === 1 && !fields[0].role) {
