@@ -414,15 +414,15 @@ describe('sides of a conversion from the field descriptions', () => {
 });
 
 describe('a clock time for a time-of-day field', () => {
-  const alarm = {
-    type: 'object',
-    properties: { time: { type: 'string', description: 'When to ring, e.g. 7am.' }, label: { type: 'string', description: 'Label.' } },
-    required: ['time'],
-  } as JsonSchema;
+  const alarm = (time: string) =>
+    ({
+      type: 'object',
+      properties: { time: { type: 'string', description: time }, label: { type: 'string', description: 'Label.' } },
+      required: ['time'],
+    }) as JsonSchema;
 
   it('keeps the time as written and never adds a day the writer did not give', () => {
-    expect(fillArguments('set an alarm at 6:45am', alarm, context).arguments.time).toBe('6:45am');
-    const clocked = { ...alarm, properties: { ...alarm.properties, time: { type: 'string', description: 'Time as HH:MM.' } } } as JsonSchema;
-    expect(fillArguments('set an alarm at 6:45pm', clocked, context).arguments.time).toBe('18:45');
+    expect(fillArguments('set an alarm at 6:45am', alarm('When to ring, e.g. 7am.'), context).arguments.time).toBe('6:45am');
+    expect(fillArguments('set an alarm at 6:45pm', alarm('Time as HH:MM.'), context).arguments.time).toBe('18:45');
   });
 });

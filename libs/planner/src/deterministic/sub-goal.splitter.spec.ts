@@ -18,6 +18,20 @@ describe('splitSubGoals', () => {
     expect(texts('Book the hotel and check in online')).toEqual(['Book the hotel', 'check in online']);
   });
 
+  it('makes each item of a numbered or ordered request a step of its own', () => {
+    expect(texts('My scores: 7, 9 and 8. Please do the following:\n1) Calculate the mean of the scores.\n2) Find the median.\n- Chart them.')).toEqual([
+      'My scores: 7, 9 and 8. Please do the following',
+      'Calculate the mean of the scores',
+      'Find the median',
+      'Chart them',
+    ]);
+    expect(texts('A few things. First, I want the tide times for Brest. Second, I am curious about the moon phase. Finally, remind me at 6.')).toEqual([
+      'A few things. First, I want the tide times for Brest',
+      'Second, I am curious about the moon phase',
+      'remind me at 6',
+    ]);
+  });
+
   it('splits "and" and commas only between verb phrases', () => {
     expect(texts('Please cancel the alarm at 8:00 and set a new one at 6:30, check the weather in Oslo and Bergen')).toEqual([
       'Please cancel the alarm at 8:00',

@@ -49,7 +49,13 @@ const SEQUENCE =
 const SENTENCE_END = /(?:[.!?;]+(?=\s+[A-Z"'(\d])|[.!?;]+\s*$|\n+)/g;
 
 /** Words before the verb that still mean "do this": "I need to", "please help me", "I would like to". */
-const LEAD_IN = new Set('i we need needs want wants would like to please help me us can could you also first and then now kindly'.split(' '));
+const LEAD_IN = new Set(
+  'i we need needs want wants would like to please help me us can could you also first firstly second secondly third thirdly fourth fifth next lastly finally and then now kindly'.split(' '),
+);
+/** A word that numbers the items of a request in words: "Second, …", "Lastly, …". */
+const ORDINAL = /^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth|next|lastly|finally)\s*,/i;
+/** A list marker that opens an item of a numbered or bulleted request: "1)", "2.", "(a)", "-", "•". */
+const LIST_MARKER = /^\s*(?:\(?\d{1,2}[).:]|\(?[a-h]\)|[-*•·])\s+/i;
 
 /** Lead-in words that make the rest a request whatever its verb: "please help me readjust", "I need information on". */
 const REQUEST = new Set('please need needs want wants like help kindly'.split(' '));
@@ -119,8 +125,11 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
       for (const [r, raw] of splitCoordinated(clause).entries()) {
         const part = raw
           .trim()
+          .replace(LIST_MARKER, '')
           .replace(/^(?:and|or)\s+/i, '')
-          .replace(/(?:[\s,;:]*\b(?:and|or)\b)?[\s,;:]*$/i, '');
+          .replace(/(?:[\s,;:]*\b(?:and|or)\b)?[\s,;:]*$/i, '')
+          // A line break ended the sentence, not its full stop ("Find the median.\n- Chart them.").
+          .replace(/(?<![A-Z]|\b[a-z])[.!?]+$/, '');
         if (!meaningful(part)) continue;
         const why = instructionAimedAtSystem(part);
         if (why) {
@@ -132,7 +141,8 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
         const verb = c > 0 && r === 0 && pieces.length > 0 && !isAction(part) && /^(?:the|a|an|its|their|his|her|my|our)\b/i.test(part) ? leadingVerb(pieces[pieces.length - 1]) : undefined;
         // A piece that asks for nothing ("my name is Li Lei") is context of the step before it, or of the first one.
         if (verb) pieces.push(`${verb} ${part}`);
-        else if (isAction(part)) {
+        // "Second, I'm curious about …": an item of a sequence the writer numbered is a step of its own.
+        else if (isAction(part) || (ORDINAL.test(part) && pieces.length + (context ? 1 : 0) > 0)) {
           pieces.push(context ? `${context}. ${part}` : part);
           context = '';
         } else if (pieces.length > 0) pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}. ${part}`;
