@@ -32,6 +32,10 @@ describe('splitSubGoals', () => {
     ]);
   });
 
+  it('reads "I\'m curious about …" and "I\'m interested in …" as requests', () => {
+    expect(texts('Book a table for two at 8. I am curious about the wine list there.')).toEqual(['Book a table for two at 8', 'I am curious about the wine list there']);
+  });
+
   it('splits "and" and commas only between verb phrases', () => {
     expect(texts('Please cancel the alarm at 8:00 and set a new one at 6:30, check the weather in Oslo and Bergen')).toEqual([
       'Please cancel the alarm at 8:00',

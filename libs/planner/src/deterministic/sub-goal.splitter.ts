@@ -50,15 +50,17 @@ const SENTENCE_END = /(?:[.!?;]+(?=\s+[A-Z"'(\d])|[.!?;]+\s*$|\n+)/g;
 
 /** Words before the verb that still mean "do this": "I need to", "please help me", "I would like to". */
 const LEAD_IN = new Set(
-  'i we need needs want wants would like to please help me us can could you also first firstly second secondly third thirdly fourth fifth next lastly finally and then now kindly'.split(' '),
+  'i im am id we need needs want wants would like to please help me us can could you also first firstly second secondly third thirdly fourth fifth next lastly finally and then now kindly curious interested wondering wonder'.split(
+    ' ',
+  ),
 );
 /** A word that numbers the items of a request in words: "Second, …", "Lastly, …". */
 const ORDINAL = /^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth|next|lastly|finally)\s*,/i;
 /** A list marker that opens an item of a numbered or bulleted request: "1)", "2.", "(a)", "-", "•". */
 const LIST_MARKER = /^\s*(?:\(?\d{1,2}[).:]|\(?[a-h]\)|[-*•·])\s+/i;
 
-/** Lead-in words that make the rest a request whatever its verb: "please help me readjust", "I need information on". */
-const REQUEST = new Set('please need needs want wants like help kindly'.split(' '));
+/** Lead-in words that make the rest a request whatever its verb: "please help me readjust", "I need information on", "I'm curious about". */
+const REQUEST = new Set('please need needs want wants like help kindly curious interested wondering wonder'.split(' '));
 
 /** A question asks for something to be found out: "what time is it in Tokyo". */
 const QUESTION = new Set('what how when where which who'.split(' '));
