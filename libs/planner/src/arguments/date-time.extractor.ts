@@ -24,25 +24,6 @@ export interface DateMention extends Span {
 }
 
 type Calendar = { year?: number; month: number; day: number };
-
-/**
- * "from 2023 April 4th to April 8th", "Dec 28, 2025 to Jan 3": a date written without its year takes
- * the year of the date written before it (the next year when it would fall before that date).
- */
-function withWrittenYear<P extends { date?: DatePart }>(pieces: P[]): P[] {
-  let last: Calendar | undefined;
-  return pieces.map((piece) => {
-    if (piece.date?.kind !== 'calendar' || piece.date.options.length !== 1) return piece;
-    const [day] = piece.date.options;
-    if (day.year !== undefined) {
-      last = day;
-      return piece;
-    }
-    if (last?.year === undefined) return piece;
-    const before = day.month < last.month || (day.month === last.month && day.day < last.day);
-    return { ...piece, date: { kind: 'calendar', options: [{ ...day, year: last.year + (before ? 1 : 0) }] } };
-  });
-}
 type DatePart =
   | { kind: 'calendar'; options: Calendar[] }
   | { kind: 'relative'; days: number }
@@ -61,6 +42,25 @@ interface Piece extends Span {
   dayTrails?: boolean;
   /** The day was written after the time's zone: the mention runs to its end. */
   zoneThenDay?: { end: number };
+}
+
+/**
+ * "from 2023 April 4th to April 8th", "Dec 28, 2025 to Jan 3": a date written without its year takes
+ * the year of the date written before it (the next year when it would fall before that date).
+ */
+function withWrittenYear(pieces: Piece[]): Piece[] {
+  let last: Calendar | undefined;
+  return pieces.map((piece) => {
+    if (piece.date?.kind !== 'calendar' || piece.date.options.length !== 1) return piece;
+    const [day] = piece.date.options;
+    if (day.year !== undefined) {
+      last = day;
+      return piece;
+    }
+    if (last?.year === undefined) return piece;
+    const before = day.month < last.month || (day.month === last.month && day.day < last.day);
+    return { ...piece, date: { kind: 'calendar', options: [{ ...day, year: last.year + (before ? 1 : 0) }] } };
+  });
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];

@@ -54,6 +54,25 @@ function alike(items: string[]): boolean {
   return items.length >= 3 && rest.every((item) => Math.abs(wordsIn(item).length - wordsIn(value).length) <= 1 && !isCommonWord(item));
 }
 
+/** What joins one item of a list to the next; "and" (or "&") closes the list. */
+const LIST_JOINT = /^(\s*,\s*(?:and\s+(?:also\s+)?)?|\s+(?:and(?:\s+also)?|as well as|&)\s+)/i;
+
+/**
+ * The items that follow `first` written as one list with it ("X, Y and Z", "X and Y"), each of the
+ * first's shape and free, when the list is closed by "and"; undefined otherwise.
+ */
+function listFrom(state: Filling, tokens: Token[], first: Item, fits: (item: Item) => boolean): Item[] | undefined {
+  const items = [first];
+  for (;;) {
+    const joint = LIST_JOINT.exec(state.text.slice(items[items.length - 1].end));
+    if (!joint) return undefined;
+    const next = itemAt(state.text, tokens, items[items.length - 1].end + joint[0].length);
+    if (!next || shapeOf(next.value) !== shapeOf(first.value) || !state.isFree(next) || !fits(next)) return undefined;
+    items.push(next);
+    if (/\band\b|&/i.test(joint[0])) return items;
+  }
+}
+
 /**
  * Widens each filled text field whose value starts an enumeration into the enumeration's
  * items. An enumeration ends with "and" (", X and Y", "X and Y"); "Paris, France" is a place, not a
@@ -62,24 +81,11 @@ function alike(items: string[]): boolean {
 export function widenEnumerations(state: Filling, fields: SchemaField[]): void {
   const tokens = tokensOf(state.text);
   for (const field of fields) {
-    if (!(field.name in state.fill.arguments)) continue;
     const value = state.fill.arguments[field.name];
     const span = state.valueSpans.get(field.name);
     if (typeof value !== 'string' || !span || state.text.slice(span.start, span.end) !== value) continue;
-    const items: Item[] = [{ ...span, value }];
-    let closed = false;
-    for (;;) {
-      const joint = /^(\s*,\s*(and\s+)?|\s+(and|as well as|&)\s+)/i.exec(state.text.slice(items[items.length - 1].end));
-      if (!joint) break;
-      const next = itemAt(state.text, tokens, items[items.length - 1].end + joint[0].length);
-      if (!next || shapeOf(next.value) !== shapeOf(value) || !state.isFree(next)) break;
-      items.push(next);
-      if (/\band\b|&/i.test(joint[0])) {
-        closed = true;
-        break;
-      }
-    }
-    if (!closed || items.length < 2 || !alike(items.map((i) => i.value))) continue;
+    const items = listFrom(state, tokens, { ...span, value }, () => true);
+    if (!items || !alike(items.map((i) => i.value))) continue;
     delete state.fill.arguments[field.name];
     delete state.fill.evidence[field.name];
     state.used.push(...items.slice(1));
@@ -100,11 +106,9 @@ const QUOTED_LIST = new RegExp(
 /** Words that lead in to the things a list field holds ("the price of tomatoes and lettuce", "uses chicken and mushrooms"). */
 const LIST_INTRO = new Set('of with using uses use including includes include like containing contains buy buying order ordering selling sells need needs want'.split(' '));
 
-const stillOpen = (state: Filling, fields: SchemaField[]) => fields.filter((f) => !(f.name in state.fill.arguments) && !state.fill.ambiguous.some((a) => a.path === `/${f.name}`));
-
 /** The one string-list field open takes the one list literal with quoted items, before its quotes are read one by one. */
 export function fillQuotedLists(state: Filling, fields: SchemaField[]): void {
-  const open = stillOpen(state, fields);
+  const open = fields.filter((f) => state.isOpen(f));
   const literals = [...state.text.matchAll(QUOTED_LIST)].map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[0] })).filter((span) => state.isFree(span));
   if (open.length !== 1 || literals.length !== 1) return;
   const [span] = literals;
@@ -117,7 +121,7 @@ export function fillQuotedLists(state: Filling, fields: SchemaField[]): void {
  * lists, or none, leave the field to the other fillers.
  */
 export function fillWordLists(state: Filling, fields: SchemaField[]): void {
-  const open = stillOpen(state, fields);
+  const open = fields.filter((f) => state.isOpen(f));
   if (open.length !== 1) return;
   const [field] = open;
   const tokens = tokensOf(state.text);
@@ -138,14 +142,7 @@ export function fillWordLists(state: Filling, fields: SchemaField[]): void {
 function enumerationAt(state: Filling, tokens: Token[], position: number): Item[] | undefined {
   const first = itemAt(state.text, tokens, position);
   if (!first || shapeOf(first.value) !== 'plain' || !state.isFree(first)) return undefined;
-  const items = [first];
-  for (;;) {
-    const joint = /^(\s*,\s*(and\s+(?:also\s+)?)?|\s+and\s+(?:also\s+)?)/i.exec(state.text.slice(items[items.length - 1].end));
-    if (!joint) return undefined;
-    const next = itemAt(state.text, tokens, items[items.length - 1].end + joint[0].length);
-    if (!next || shapeOf(next.value) !== 'plain' || !state.isFree(next) || isCommonWord(next.value)) return undefined;
-    items.push(next);
-    // "uses tofu and takes 20 minutes": an item with an amount in it is a clause, not a thing.
-    if (/\band\b/i.test(joint[0])) return items.every((item) => item.value.split(/\s+/).length <= 3 && !/\d/.test(item.value)) ? items : undefined;
-  }
+  const items = listFrom(state, tokens, first, (next) => !isCommonWord(next.value));
+  // "uses tofu and takes 20 minutes": an item with an amount in it is a clause, not a thing.
+  return items?.every((item) => item.value.split(/\s+/).length <= 3 && !/\d/.test(item.value)) ? items : undefined;
 }

@@ -77,6 +77,11 @@ export class Filling {
     return !this.used.some((u) => overlaps(u, span));
   }
 
+  /** The field has neither a value nor a question yet. */
+  isOpen(field: SchemaField): boolean {
+    return !(field.name in this.fill.arguments) && !this.fill.ambiguous.some((a) => a.path === `/${field.name}`);
+  }
+
   hintOf(span: Span): Role | undefined {
     // "from my home in Boston", "to the office at 456 Park Avenue": the place is where the trip starts or ends.
     const via = /\b(from|to)\s+(?:my|the|our|your|his|her|their|a)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:in|at|on|near)\s+$/i.exec(this.text.slice(Math.max(0, span.start - 48), span.start));
@@ -175,6 +180,13 @@ export function distinct(candidates: Candidate[]): Candidate[] {
 export function countedNameWords(field: SchemaField): string[] {
   const per = field.nameWords.indexOf('per');
   return per >= 0 ? field.nameWords.slice(0, per) : field.nameWords;
+}
+
+/** The noun a field's name counts, its numbering left out: `year` of year2, `night` of num_nights. */
+export function countedHead(field: SchemaField): string | undefined {
+  return countedNameWords(field)
+    .filter((w) => !/^\d+$/.test(w))
+    .at(-1);
 }
 
 const JOINING = new Set(['and', 'or', 'but', 'while', 'whereas', 'plus', 'with', 'then']);

@@ -97,7 +97,7 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     if (unitHit) unit = { ...unitHit, start: cursor, end: cursor + unitHit.text.length };
     if (unit && currency && currency.start === cursor && unit.text.length > currency.text.length) currency = undefined;
     start = currency && currency.start < start ? currency.start : start;
-    const last = Math.max(cursor === end ? end : end + (scaled?.[0].length ?? 0), unit?.end ?? 0, currency?.end ?? 0);
+    const last = Math.max(end + (scaled?.[0].length ?? 0), unit?.end ?? 0, currency?.end ?? 0);
     // "300K" is 300 kelvin or 300,000: the field it goes to decides (see kelvinReading).
     const kelvin = scale === 'K' && !currency ? { kelvin: written } : {};
     found.push({ start, end: last, text: text.slice(start, last), value, digits: { start: m.index, end }, unit, currency, ...kelvin });
@@ -130,14 +130,9 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
   for (let i = found.length - 2; i >= 0; i--) {
     const [here, next] = [found[i], found[i + 1]];
     // Only a unit or currency written after the amount ("5 or 6 dollars"): "in 2019 and $1.2M" shares nothing.
-    const after = (next.unit && next.unit.start >= next.digits.end) || (next.currency && next.currency.start >= next.digits.end);
-    if (!here.unit && !here.currency && after && LISTED.test(text.slice(here.end, next.start)))
-      found[i] = {
-        ...here,
-        unit: next.unit?.start !== undefined && next.unit.start >= next.digits.end ? next.unit : undefined,
-        currency: next.currency && next.currency.start >= next.digits.end ? next.currency : undefined,
-        shared: true,
-      };
+    const unit = next.unit && next.unit.start >= next.digits.end ? next.unit : undefined;
+    const currency = next.currency && next.currency.start >= next.digits.end ? next.currency : undefined;
+    if (!here.unit && !here.currency && (unit || currency) && LISTED.test(text.slice(here.end, next.start))) found[i] = { ...here, unit, currency, shared: true };
   }
   return found;
 }

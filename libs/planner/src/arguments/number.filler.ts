@@ -1,8 +1,11 @@
 // Numbers, currencies and units: the amounts a task writes and what they are measured in.
-import { countedNameWords, type Filling, fieldScore, shareListScores } from './filling.state';
+import { countedHead, countedNameWords, type Filling, fieldScore, shareListScores } from './filling.state';
 import { extractCurrencies, extractUnits, type NumberMention } from './number.extractor';
 import { fieldFamily, type SchemaField } from './schema.fields';
 import { contentWords, escapeRegExp, stem, wordMatches } from './text-span.util';
+
+/** A year as people write one in a request. */
+const YEAR = /^(?:1[5-9]|20)\d\d$/;
 
 const TIME_UNIT_MS: Record<string, number> = {
   ms: 1,
@@ -49,8 +52,6 @@ function numericValue(text: string, field: SchemaField, mention: NumberMention):
  * The field says it is measured in the unit written: "10 meters/second" for "in meters/second", "5
  * seconds" for "in seconds" — but not for "in meters/second", whose seconds divide.
  */
-const YEAR = /^(?:1[5-9]|20)\d\d$/;
-
 /** Words a field's name uses for a quantity the unit lexicon knows ("duration" is a time, "weight" a mass). */
 const QUANTITY_NAMES: Record<string, readonly string[]> = {
   time: ['time', 'duration', 'period', 'interval', 'elapsed', 'delay', 'timeout'],
@@ -79,11 +80,7 @@ function namedQuantity(field: SchemaField): string | undefined {
 function unitFit(field: SchemaField, mention: NumberMention): number | undefined {
   const { unit } = mention;
   // "in 2022" for a `year` (or year1, year2): a bare four-digit year is its value, an amount of money never is.
-  if (
-    countedNameWords(field)
-      .filter((w) => !/^\d+$/.test(w))
-      .at(-1) === 'year'
-  ) {
+  if (countedHead(field) === 'year') {
     if (mention.currency) return undefined;
     if (!unit && YEAR.test(mention.text)) return 2.5;
   }
@@ -291,9 +288,7 @@ const PERIOD = /\b(?:the\s+)?(?:next|past|last|coming|upcoming|following|previou
 /** The time unit a number field counts, by its name ("days", "num_months") or description ("in years"). */
 function countedUnit(field: SchemaField): TimeUnit | undefined {
   const units: TimeUnit[] = ['day', 'week', 'month', 'year'];
-  const named = countedNameWords(field)
-    .filter((w) => !/^\d+$/.test(w))
-    .at(-1);
+  const named = countedHead(field);
   const byName = units.find((u) => named !== undefined && wordMatches(u, named));
   if (byName) return byName;
   const described = /\b(?:in|number of|how many)\s+(day|week|month|year)s?\b/i.exec(String(field.schema.description ?? ''));
@@ -305,7 +300,7 @@ function countedUnit(field: SchemaField): TimeUnit | undefined {
  * a period written in words fills the one open number field that counts time, when it converts exactly.
  */
 export function fillPeriods(state: Filling, fields: SchemaField[]): void {
-  const open = fields.filter((f) => !(f.name in state.fill.arguments) && !state.fill.ambiguous.some((a) => a.path === `/${f.name}`) && countedUnit(f));
+  const open = fields.filter((f) => state.isOpen(f) && countedUnit(f));
   if (open.length !== 1) return;
   const [field] = open;
   const unit = countedUnit(field) as TimeUnit;
@@ -325,7 +320,7 @@ export function fillRestStart(state: Filling, fields: SchemaField[]): void {
     const words = countedNameWords(field);
     const starting = words.some((w) => w === 'initial' || w === 'start' || w === 'starting');
     const moving = words.some((w) => w === 'velocity' || w === 'speed');
-    if (!starting || !moving || field.name in state.fill.arguments || state.fill.ambiguous.some((a) => a.path === `/${field.name}`)) continue;
+    if (!starting || !moving || !state.isOpen(field)) continue;
     state.fill.arguments[field.name] = 0;
     state.fill.evidence[field.name] = rest[0];
   }

@@ -111,9 +111,9 @@ function pairedPlace(field: SchemaField, fields: SchemaField[]): Entity | undefi
 
 function properScore(state: Filling, field: SchemaField, entity: Entity | undefined, phrase: Phrase, numbered: boolean): number {
   const near = Math.min(fieldScore(state, field, phrase), 2);
-  // body1/body2, species_a/species_b: fields of one kind, each taking one of the names written.
   // "from English to French" for source_language / target_language: the side the words give is the field's.
   if (!entity && field.required && field.role && phrase.before && ['from', 'to', 'into'].includes(phrase.before) && state.hintOf(phrase) === field.role) return 2 + near;
+  // body1/body2, species_a/species_b: fields of one kind, each taking one of the names written.
   if (!entity) return near >= 2 ? near : numbered ? 2 : 0;
   let score = 2 + near;
   const words = [...field.nameWords, ...field.descriptionWords.slice(0, 8)];
