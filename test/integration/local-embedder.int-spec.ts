@@ -149,4 +149,54 @@ describe('local sentence-embedding model', () => {
       rmSync(broken, { recursive: true });
     });
   });
+
+  describe('the Chinese option (bge-small-zh-v1.5: [CLS] pooling, a query instruction)', () => {
+    const chineseDir = defaultModelDir({ ...process.env, TOOLGATE_LOCAL_MODEL: 'bge-small-zh-v1.5' });
+    let chinese: OnnxEmbedder;
+
+    beforeAll(async () => {
+      chinese = await OnnxEmbedder.load(chineseDir);
+    });
+
+    it('puts a Chinese request near the tool that does it and away from the others', async () => {
+      const [request] = await chinese.embed(['把10英里换算成公里'], 'query');
+      const [units, weather, mail] = await chinese.embed(['长度、重量和温度的单位换算', '查询城市的天气预报', '发送电子邮件'], 'document');
+      expect(request).toHaveLength(512);
+      expect(dot(request, request)).toBeCloseTo(1, 5);
+      expect(chinese.model).toMatch(/^bge-small-zh-v1\.5@[0-9a-f]{12}$/);
+      expect(chinese.languages).toEqual(['zh']);
+      expect(dot(request, units)).toBeGreaterThan(dot(request, weather) + 0.1);
+      expect(dot(request, units)).toBeGreaterThan(dot(request, mail) + 0.1);
+    });
+
+    it('reads a query with its instruction and a passage without, and each clause of a request on its own', async () => {
+      const [asQuery] = await chinese.embed(['查询天气'], 'query');
+      const [asPassage] = await chinese.embed(['查询天气'], 'document');
+      expect(dot(asQuery, asPassage)).toBeLessThan(0.999);
+      const parts = ['把10英里换算成公里', '查询北京的天气'];
+      const [whole, ...clauses] = await chinese.embedWithParts(`${parts[0]}，然后${parts[1]}`, parts, 'query');
+      const alone = await chinese.embed([`${parts[0]}，然后${parts[1]}`, ...parts], 'query');
+      expect([whole, ...clauses].map((v, i) => Number(dot(v, alone[i]).toFixed(5)))).toEqual([1, 1, 1]);
+    });
+
+    it('passes the kind of text through the worker thread', async () => {
+      const threaded = await ThreadedOnnxEmbedder.start(chineseDir, 1);
+      try {
+        const [[query], [passage]] = [await threaded.embed(['查询天气'], 'query'), await threaded.embed(['查询天气'], 'document')];
+        const [[ownQuery], [ownPassage]] = [await chinese.embed(['查询天气'], 'query'), await chinese.embed(['查询天气'], 'document')];
+        expect([dot(query, ownQuery), dot(passage, ownPassage)].map((x) => Number(x.toFixed(5)))).toEqual([1, 1]);
+      } finally {
+        await threaded.close();
+      }
+    });
+
+    it('refuses a manifest that names a pooling it does not know', async () => {
+      const odd = mkdtempSync(join(tmpdir(), 'model-'));
+      cpSync(chineseDir, odd, { recursive: true });
+      const manifest = JSON.parse(readFileSync(join(odd, 'toolgate-model.json'), 'utf8')) as Record<string, unknown>;
+      writeFileSync(join(odd, 'toolgate-model.json'), JSON.stringify({ ...manifest, pooling: 'max' }));
+      await expect(OnnxEmbedder.load(odd)).rejects.toMatchObject({ code: ErrorCode.MODEL_UNAVAILABLE, message: expect.stringContaining('pooling "max"') });
+      rmSync(odd, { recursive: true });
+    });
+  });
 });

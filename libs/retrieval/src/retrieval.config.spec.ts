@@ -11,6 +11,13 @@ describe('retrieval config: embedder', () => {
     expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_MODEL_DIR: '/opt/models' })).modelDir).toBe(join('/opt/models', 'all-MiniLM-L6-v2'));
   });
 
+  it('reads the Chinese model from its own folder when TOOLGATE_LOCAL_MODEL names it, and refuses a model it cannot fetch', () => {
+    const chinese = retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_MODEL_DIR: '/opt/models', TOOLGATE_LOCAL_MODEL: 'bge-small-zh-v1.5' }));
+    expect(chinese.modelDir).toBe(join('/opt/models', 'bge-small-zh-v1.5'));
+    const unknown = retrievalEnvSchema.safeParse({ TOOLGATE_LOCAL_MODEL: '../../etc' });
+    expect(unknown.error?.issues).toEqual([expect.objectContaining({ path: ['TOOLGATE_LOCAL_MODEL'], message: expect.stringContaining('all-MiniLM-L6-v2') })]);
+  });
+
   it('gives one query embedding one thread, or TOOLGATE_EMBEDDING_THREADS', () => {
     expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({})).modelThreads).toBe(1);
     expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_EMBEDDING_THREADS: '3' })).modelThreads).toBe(3);

@@ -1,6 +1,7 @@
 import { chooseDriver, driverEnv, driverNames, driverOptions, driverProblems } from '@toolgate/sdk';
 import { z } from 'zod';
 import { EMBEDDER_DRIVERS } from './embedding/embedder.drivers';
+import { DEFAULT_COMPANIONS } from './funnel/companion.expander';
 import { DEFAULT_DECOMPOSITION } from './funnel/query.decomposer';
 import { DEFAULT_WARMUP } from './funnel/tool.retriever';
 import { TOOL_INDEX_DRIVERS } from './index/tool-index.drivers';
@@ -30,6 +31,8 @@ export const retrievalEnvSchema = z
     TOOLGATE_RERANK_DEPTH: z.coerce.number().int().min(1).max(200).default(30),
     /** Split multi-part requests into clauses searched one by one. */
     TOOLGATE_QUERY_DECOMPOSITION: z.enum(['on', 'off']).default('on'),
+    /** The strongest candidates pull in the tools they are learned to be used with (usage files, a tenant's runs). */
+    TOOLGATE_COMPANIONS: z.enum(['on', 'off']).default('on'),
     /** While vectors are computed: `degraded` answers from BM25 and the vectors there are, saying so; `wait` holds searches for them. */
     TOOLGATE_SEARCH_WARMUP: z.enum(['degraded', 'wait']).default(DEFAULT_WARMUP.mode),
     /** The longest a search waits for a warming index before INDEX_UNAVAILABLE. */
@@ -60,6 +63,7 @@ export function retrievalOptionsFromEnv(env: RetrievalEnv): RetrievalModuleOptio
       minSimilarity: env.TOOLGATE_MIN_SIMILARITY,
       rerankDepth: env.TOOLGATE_RERANK_DEPTH,
       decomposition: env.TOOLGATE_QUERY_DECOMPOSITION === 'on' ? DEFAULT_DECOMPOSITION : null,
+      companions: env.TOOLGATE_COMPANIONS === 'on' ? DEFAULT_COMPANIONS : null,
     },
     reranker: env.TOOLGATE_RERANKER,
     ...driverOptions(RERANKER_DRIVERS, env),

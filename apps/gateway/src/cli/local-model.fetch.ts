@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { defaultModelDir, type RetrievalModuleOptions } from '@toolgate/retrieval';
+import { defaultModelDir, LOCAL_MODELS, type RetrievalModuleOptions } from '@toolgate/retrieval';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 
 const FETCH_SCRIPT = join(__dirname, '..', '..', '..', '..', 'scripts', 'fetch-model.sh');
@@ -16,8 +16,9 @@ export function fetchLocalModelIfMissing(retrieval: Pick<RetrievalModuleOptions,
   const dir = retrieval.modelDir ?? defaultModelDir();
   if (existsSync(join(dir, 'toolgate-model.json'))) return;
   process.stderr.write(`toolgate: the embedding model is not installed yet: fetching it once into ${dir}\n`);
-  // The script lays the model down under TOOLGATE_MODEL_DIR/all-MiniLM-L6-v2; stdout (the model's path) is not ours to print.
-  const env = basename(dir) === 'all-MiniLM-L6-v2' ? { ...process.env, TOOLGATE_MODEL_DIR: dirname(dir) } : process.env;
+  // The script lays a model down under TOOLGATE_MODEL_DIR/<its name>; stdout (the model's path) is not ours to print.
+  const name = basename(dir);
+  const env = (LOCAL_MODELS as readonly string[]).includes(name) ? { ...process.env, TOOLGATE_MODEL_DIR: dirname(dir), TOOLGATE_LOCAL_MODEL: name } : process.env;
   const fetched = spawnSync('bash', [FETCH_SCRIPT], { stdio: ['ignore', 'ignore', 'inherit'], env });
   if (fetched.status !== 0 || !existsSync(join(dir, 'toolgate-model.json'))) {
     throw new ToolgateError(

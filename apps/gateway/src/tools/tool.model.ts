@@ -137,7 +137,11 @@ const stageScores = (hit: RetrievedTool) => ({
   rerankRank: hit.rerank?.rank ?? null,
   rerankScore: hit.rerank?.score ?? null,
   reranker: hit.rerank ? (hit.rerank.fallback ? `${hit.rerank.reranker}: ${hit.rerank.fallback}` : hit.rerank.reranker) : null,
+  companionOf: hit.companion?.of ?? null,
 });
+
+const COMPANION_OF_DESCRIPTION =
+  "Set when the tool was ranked beside a stronger match it is used with: that tool's id (declared in its manifest's `companions`, or learned from requests that used both).";
 
 @ObjectType({ description: 'Why a tool matched: its rank and score at each stage of the funnel.' })
 export class MatchExplanation {
@@ -151,6 +155,7 @@ export class MatchExplanation {
   @Field(() => Int, { nullable: true, description: "The reranker's rank; null without a reranker or past its depth." }) rerankRank!: number | null;
   @Field(() => Float, { nullable: true, description: "The reranker's score; null without a reranker or past its depth." }) rerankScore!: number | null;
   @Field(() => String, { nullable: true, description: 'The reranker, or why the fused order was kept.' }) reranker!: string | null;
+  @Field(() => String, { nullable: true, description: COMPANION_OF_DESCRIPTION }) companionOf!: string | null;
   @Field(() => Float, {
     description:
       "The score the hits are sorted by (the match's `score`): the rerank score (for a request split into clauses, the tool's best standing over the request and its clauses), or the fused score relative to the best without a reranker.",
@@ -171,6 +176,7 @@ export class MatchExplanation {
     ];
     if (images.length > 0) parts.push(`query included text from ${images.length} image${images.length === 1 ? '' : 's'}`);
     if (hit.degraded) parts.push(`degraded: ${hit.degraded}`);
+    if (hit.companion) parts.push(hit.companion.declared ? `declared companion of ${hit.companion.of}` : `used with ${hit.companion.of} in ${Math.round(100 * hit.companion.share)}% of its requests`);
     const rerank = hit.rerank?.score === undefined ? '' : `; rerank rank ${hit.rerank.rank} (${hit.rerank.score.toFixed(3)})`;
     return {
       summary: `${parts.join('; ')}; fused ${hit.fused.toFixed(4)}${rerank}; ranking score ${hit.score.toFixed(3)}`,

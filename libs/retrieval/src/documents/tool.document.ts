@@ -19,6 +19,8 @@ export interface ToolDocument {
    * or explanation ever sees them. Bounded per tenant, de-duplicated against the shared text.
    */
   learned?: Record<string, string[]>;
+  /** Tools this one declares it is used with (ids): retrieval ranks them beside it when a search finds both. */
+  companions?: string[];
   risk: Risk;
 }
 
@@ -80,6 +82,7 @@ export function buildToolDocument(id: string, version: string, descriptor: ToolD
     parameters: parametersOf(descriptor.inputSchema),
     exampleQueries: descriptor.examples.map((e) => e.query),
     usageQueries: [],
+    ...(descriptor.companions && descriptor.companions.length > 0 ? { companions: [...descriptor.companions] } : {}),
     risk: descriptor.permissions.risk,
   };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode } from '@toolgate/sdk';
-import { readEvalQueries, readEvalTools } from './eval-dataset.reader';
+import { evalToolDocument, readEvalQueries, readEvalTools, readToolGraph } from './eval-dataset.reader';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-'));
 const file = (name: string, lines: unknown[]) => {
@@ -42,5 +42,44 @@ describe('eval dataset reader', () => {
       details: [{ path: expect.stringContaining('q3.jsonl:1'), message: 'gold tool "ghost" is not in tools.jsonl' }],
     });
     await expect(readEvalTools(join(dir, 'missing.jsonl'))).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, message: expect.stringContaining('cannot read') });
+  });
+
+  it('reads declared companions from tools.jsonl or a TaskBench tool graph, refusing ids not in the set', async () => {
+    const tools = await readEvalTools(
+      file('c.jsonl', [
+        { id: 'a', name: 'a', description: 'x', companions: ['b'] },
+        { id: 'b', name: 'b', description: 'y' },
+      ]),
+    );
+    expect(evalToolDocument(tools[0]).companions).toEqual(['b']);
+    expect(evalToolDocument(tools[1]).companions).toBeUndefined();
+    await expect(readEvalTools(file('c2.jsonl', [{ id: 'a', name: 'a', description: 'x', companions: ['zz'] }]))).rejects.toMatchObject({
+      code: ErrorCode.INVALID_ARGUMENTS,
+      message: expect.stringContaining('zz'),
+    });
+    await expect(readEvalTools(file('c3.jsonl', [{ id: 'a', name: 'a', description: 'x', companions: 'b' }]))).rejects.toMatchObject({
+      message: expect.stringContaining('"companions" must be an array'),
+    });
+
+    const graph = join(dir, 'graph_desc.json');
+    writeFileSync(
+      graph,
+      JSON.stringify({
+        nodes: [],
+        links: [
+          { source: 'b', target: 'a' },
+          { source: 'a', target: 'b' },
+        ],
+      }),
+    );
+    expect((await readToolGraph(graph, tools)).map((t) => [t.id, t.companions])).toEqual([
+      ['a', ['b']],
+      ['b', ['a']],
+    ]);
+    writeFileSync(graph, JSON.stringify({ links: [{ source: 'a', target: 'nope' }] }));
+    await expect(readToolGraph(graph, tools)).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, message: expect.stringContaining('nope') });
+    writeFileSync(graph, JSON.stringify({ links: 'a->b' }));
+    await expect(readToolGraph(graph, tools)).rejects.toMatchObject({ message: expect.stringContaining('"links" must be an array') });
+    await expect(readToolGraph(join(dir, 'missing.json'), tools)).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENTS, message: expect.stringContaining('cannot read the tool graph') });
   });
 });

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { ErrorCode, type ErrorDetail, ToolgateError } from '@toolgate/sdk';
 import type { ToolDocument } from '../documents/tool.document';
@@ -9,6 +10,8 @@ export interface EvalTool {
   name: string;
   description: string;
   text?: string;
+  /** Tool ids this one declares it is used with (a manifest's `companions`). */
+  companions?: string[];
 }
 
 /** One line of `queries.jsonl`. */
@@ -59,12 +62,51 @@ export async function readEvalTools(path: string): Promise<EvalTool[]> {
     if (!isString(v.name)) issues.push('"name" must be a non-empty string');
     if (typeof v.description !== 'string') issues.push('"description" must be a string');
     if (v.text !== undefined && typeof v.text !== 'string') issues.push('"text" must be a string when given');
+    if (v.companions !== undefined && !(Array.isArray(v.companions) && v.companions.every(isString))) issues.push('"companions" must be an array of tool ids when given');
     if (issues.length) fail(path, line, issues);
     seen.add(v.id as string);
-    tools.push({ id: v.id as string, name: v.name as string, description: v.description as string, text: v.text as string | undefined });
+    tools.push({
+      id: v.id as string,
+      name: v.name as string,
+      description: v.description as string,
+      text: v.text as string | undefined,
+      ...(v.companions ? { companions: v.companions as string[] } : {}),
+    });
   }
   if (tools.length === 0) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `${path} holds no tools`);
+  for (const tool of tools) {
+    const unknown = (tool.companions ?? []).filter((id) => !seen.has(id));
+    if (unknown.length > 0)
+      throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `${path}: tool "${tool.id}" names companions that are not in the file: ${unknown.join(', ')}`, [
+        { path: `${path}:${tool.id}`, message: 'unknown companion' },
+      ]);
+  }
   return tools;
+}
+
+/**
+ * A TaskBench tool graph (`graph_desc.json`: `{nodes, links: [{source, target}]}`) as declarations: each
+ * link's source declares its target a companion. Every end must be one of `tools`.
+ */
+export async function readToolGraph(path: string, tools: readonly EvalTool[]): Promise<EvalTool[]> {
+  let graph: { links?: unknown };
+  try {
+    graph = JSON.parse(await readFile(path, 'utf8')) as { links?: unknown };
+  } catch (error) {
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `cannot read the tool graph ${path}: ${(error as Error).message}`, [{ path, message: 'not a readable JSON file' }], { cause: error });
+  }
+  const links = graph?.links;
+  if (!Array.isArray(links) || !links.every((l) => isString(l?.source) && isString(l?.target)))
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `${path} is not a tool graph: "links" must be an array of {source, target} tool ids`, [
+      { path: `${path}:links`, message: 'not an array of {source, target}' },
+    ]);
+  const ids = new Set(tools.map((t) => t.id));
+  const unknown = [...new Set(links.flatMap((l: { source: string; target: string }) => [l.source, l.target]).filter((id) => !ids.has(id)))];
+  if (unknown.length > 0)
+    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `${path}: ${unknown.length} linked tools are not in tools.jsonl (${unknown.slice(0, 5).join(', ')})`, [{ path, message: 'unknown tool' }]);
+  const declared = new Map<string, Set<string>>();
+  for (const { source, target } of links as { source: string; target: string }[]) declared.set(source, (declared.get(source) ?? new Set()).add(target));
+  return tools.map((tool) => (declared.has(tool.id) ? { ...tool, companions: [...new Set([...(tool.companions ?? []), ...(declared.get(tool.id) as Set<string>)])] } : tool));
 }
 
 /** Reads queries, checking every gold id against the tools; `splits` keeps only those splits. */
@@ -99,6 +141,7 @@ export function evalToolDocument(tool: EvalTool): ToolDocument {
     parameters: [],
     exampleQueries: [],
     usageQueries: [],
+    ...(tool.companions && tool.companions.length > 0 ? { companions: tool.companions } : {}),
     risk: 'read',
   };
 }

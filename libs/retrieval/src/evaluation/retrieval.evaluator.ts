@@ -34,6 +34,8 @@ export interface RetrievalEvalResult extends RetrievalReport {
   /** Whether multi-part queries were split into clauses. */
   decomposition: 'on' | 'off';
   tools: number;
+  /** Companion links the tools declare. */
+  declaredCompanions: number;
   trainQueries: number;
   indexMs: number;
 }
@@ -114,6 +116,7 @@ export async function evaluateRetrieval(retriever: ToolRetriever, tools: EvalToo
     reranker: retriever.reranker?.name ?? 'none',
     decomposition: retriever.decomposes ? 'on' : 'off',
     tools: tools.length,
+    declaredCompanions: tools.reduce((n, t) => n + (t.companions?.length ?? 0), 0),
     trainQueries: train.length,
     indexMs,
   };

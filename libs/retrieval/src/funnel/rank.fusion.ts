@@ -11,6 +11,11 @@ export interface FusedCandidate {
   rerank?: { reranker: string; score?: number; rank?: number; fallback?: string };
   /** For a request split into clauses: the clause whose search found this candidate. */
   clause?: { index: number; text: string };
+  /**
+   * Ranked beside a stronger candidate it is used with: that tool, whether its manifest declares this
+   * one, and the share of its requests that also used this one (the declared share for a declaration).
+   */
+  companion?: { of: string; share: number; declared: boolean };
 }
 
 /**

@@ -318,3 +318,60 @@ describe('ToolRetriever while the index warms up', () => {
     expect(hits[0].degraded).toBeUndefined();
   });
 });
+
+describe('ToolRetriever: companions learned from use', () => {
+  const learnedDoc = (id: string, description: string, usageQueries: string[], learned?: Record<string, string[]>): ToolDocument => ({
+    ...doc(id, description),
+    usageQueries,
+    ...(learned ? { learned } : {}),
+  });
+  const together = ['fix my washing machine on monday', 'the dishwasher leaks, send someone tomorrow', 'oven repair at noon please'];
+  const catalog = [
+    learnedDoc('repairs/book-visit', 'book a technician visit to repair a home appliance', together),
+    learnedDoc('notify/sms', 'send a text message to a phone number', [...together, 'text my brother']),
+    learnedDoc('admin/wipe-tenant', 'delete every record of a tenant', together, { acme: ['the fridge is broken, come today', 'the fridge is broken again'] }),
+    doc('weather/forecast', 'weather forecast for a city'),
+    doc('maps/route', 'driving route between two places'),
+  ];
+  const readOnly = {
+    scope: [
+      { idGlob: 'repairs/**', maxRisk: 'destructive' as const },
+      { idGlob: 'notify/**', maxRisk: 'destructive' as const },
+      { idGlob: 'weather/**', maxRisk: 'destructive' as const },
+    ],
+  };
+
+  it('ranks the tool a request’s runs always used beside the one it names, and says why', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), null, { ...DEFAULT_FUNNEL, decomposition: null }, new FeatureReranker());
+    await retriever.indexTools(catalog);
+    const { hits } = await retriever.search('my dryer is broken, book a technician visit', 2, readOnly);
+    expect(hits.map((h) => h.id)).toEqual(['repairs/book-visit', 'notify/sms']);
+    expect(hits[1].companion).toEqual({ of: 'repairs/book-visit', share: 1, declared: false });
+    const off = new ToolRetriever(retriever.index, null, { ...DEFAULT_FUNNEL, decomposition: null, companions: null }, new FeatureReranker());
+    await off.indexTools(catalog);
+    expect((await off.search('my dryer is broken, book a technician visit', 2, readOnly)).hits.map((h) => h.companion)).toEqual([undefined, undefined]);
+  });
+
+  it('never brings in a companion the caller may not discover, however strongly linked', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), null, DEFAULT_FUNNEL, new FeatureReranker());
+    await retriever.indexTools(catalog);
+    for (const tenant of [undefined, 'acme']) {
+      const { hits } = await retriever.search('my dryer is broken, book a technician visit', 10, { ...readOnly, tenant });
+      expect(hits.map((h) => h.id)).not.toContain('admin/wipe-tenant');
+    }
+  });
+
+  it("lets one tenant's runs link tools for that tenant only", async () => {
+    const shared = [
+      learnedDoc('repairs/book-visit', 'book a technician visit to repair a home appliance', [], { acme: together }),
+      learnedDoc('notify/sms', 'send a text message to a phone number', [], { acme: together }),
+      doc('weather/forecast', 'weather forecast for a city'),
+    ];
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), null, { ...DEFAULT_FUNNEL, decomposition: null }, new FeatureReranker());
+    await retriever.indexTools(shared);
+    const mine = await retriever.search('book a technician visit', 2, { ...readOnly, tenant: 'acme' });
+    const theirs = await retriever.search('book a technician visit', 2, { ...readOnly, tenant: 'globex' });
+    expect(mine.hits.find((h) => h.id === 'notify/sms')?.companion?.of).toBe('repairs/book-visit');
+    expect(theirs.hits.some((h) => h.companion !== undefined)).toBe(false);
+  });
+});

@@ -7,6 +7,7 @@ import { canRead, type Embedder } from '../embedding/embedder.port';
 import type { IndexedTool, RankedHit, ToolIndex, ToolSearchFilter } from '../index/tool-index.port';
 import type { Reranker } from '../rerank/reranker.port';
 import { indexDocuments, indexVectorsPending, SearchStageTimer, searchesTotal } from '../telemetry/retrieval.instruments';
+import { CompanionGraph, type CompanionOptions, DEFAULT_COMPANIONS, withCompanions } from './companion.expander';
 import { type ClauseMergeOptions, DEFAULT_CLAUSE_MERGE, mergeClauseRankings, type RankedCandidate, standings } from './coverage.merger';
 import { DEFAULT_DECOMPOSITION, type DecompositionOptions, decomposeQuery } from './query.decomposer';
 import { type FusedCandidate, reciprocalRankFusion } from './rank.fusion';
@@ -31,6 +32,8 @@ export interface FunnelOptions {
   decomposition?: DecompositionOptions | null;
   /** How the clauses' rankings and the whole request's are merged. */
   clauseMerge?: ClauseMergeOptions;
+  /** How the strongest candidates pull in the tools they are learned to be used with; null: never. */
+  companions?: CompanionOptions | null;
 }
 
 export const DEFAULT_RERANK_DEPTH = 30;
@@ -43,6 +46,7 @@ export const DEFAULT_FUNNEL: FunnelOptions = {
   rerankDepth: DEFAULT_RERANK_DEPTH,
   decomposition: DEFAULT_DECOMPOSITION,
   clauseMerge: DEFAULT_CLAUSE_MERGE,
+  companions: DEFAULT_COMPANIONS,
 };
 
 export interface RetrievedTool extends FusedCandidate {
@@ -116,6 +120,10 @@ export class ToolRetriever {
   private readonly documents = new Map<string, ToolDocument>();
   /** The last indexing's documents: what a warming index counts its vectors against. */
   private indexing: ToolDocument[] = [];
+  /** The last indexing's documents by id: the tools a companion may be. */
+  private current = new Map<string, ToolDocument>();
+  /** Which of the last indexing's tools are used together, from the requests that led to them. */
+  private companions = CompanionGraph.fromDocuments([]);
   /** Documents searchable by BM25 only until their vectors are in (new to the index during an indexing). */
   private readonly pendingVectors = new Set<string>();
   /** True once an indexing has put every document in lexically. */
@@ -140,6 +148,9 @@ export class ToolRetriever {
   async indexTools(docs: ToolDocument[], onProgress?: (withVectors: number, total: number) => void): Promise<void> {
     for (const doc of docs) this.documents.set(doc.id, doc);
     this.indexing = docs;
+    this.current = new Map(docs.map((doc) => [doc.id, doc]));
+    const companions = this.companionOptions;
+    if (companions) this.companions = CompanionGraph.fromDocuments(docs, companions);
     const wanted = new Set(docs.map((doc) => doc.id));
     for (const id of this.pendingVectors) if (!wanted.has(id)) this.pendingVectors.delete(id);
     const { embedder } = this;
@@ -275,6 +286,16 @@ export class ToolRetriever {
     return { lexical, semantic, ranked: [...head, ...fused.slice(depth)] };
   }
 
+  private get companionOptions(): CompanionOptions | null {
+    return this.options.companions === undefined ? DEFAULT_COMPANIONS : this.options.companions;
+  }
+
+  /** A companion the search did not find, when it is in the index and the caller may discover it. */
+  private companionCandidate(id: string, visible: (doc: ToolDocument) => boolean): RankedCandidate | undefined {
+    const doc = this.current.get(id);
+    return doc && visible(doc) ? { id, version: doc.version, fused: 0 } : undefined;
+  }
+
   async search(text: string, k: number, filter: ToolSearchFilter): Promise<RetrievalResult> {
     return tracer.startActiveSpan('toolgate.retrieve.funnel', async (span) => {
       const stages = new SearchStageTimer();
@@ -300,7 +321,11 @@ export class ToolRetriever {
                 this.options.clauseMerge ?? DEFAULT_CLAUSE_MERGE,
               );
         // A whole request's list is already in order: its standings are the values it is sorted by.
-        const rankingOf = parts.length === 0 ? standings(whole.ranked) : (c: RankedCandidate) => c.ranking;
+        const merit = parts.length === 0 ? standings(whole.ranked) : (c: RankedCandidate) => c.ranking;
+        const companions = this.companionOptions;
+        const visible = companions && !this.companions.empty ? documentFilter(filter) : undefined;
+        const ranked = !companions || !visible ? merged : withCompanions(merged, merit, this.companions, filter.tenant, (id) => this.companionCandidate(id, visible), companions);
+        const rankingOf = (c: RankedCandidate) => c.ranking ?? merit(c);
         span.setAttributes({
           'toolgate.lexical_hits': whole.lexical.length,
           'toolgate.semantic_hits': whole.semantic.length,
@@ -315,7 +340,7 @@ export class ToolRetriever {
         let carried = 0;
         const hits = noMatch
           ? []
-          : merged.slice(0, k).map((candidate, i) => {
+          : ranked.slice(0, k).map((candidate, i) => {
               carried = rankingOf(candidate) ?? carried;
               const { ranking: _, ...hit } = candidate;
               return { ...hit, rank: i + 1, score: carried, ...(degraded ? { degraded } : {}) };

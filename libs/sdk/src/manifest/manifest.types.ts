@@ -73,6 +73,12 @@ export interface ToolManifest<Args = Record<string, unknown>, Output = unknown> 
   limits: ToolLimits;
   /** Tool id (`namespace/name`) to call when this one fails or its breaker is open. */
   fallback?: string;
+  /**
+   * Tool ids (`namespace/name`) usually called with this one, before or after it (the search that turns
+   * a name into the id this tool needs, the notification that follows it): a search that finds this tool
+   * ranks those it also found right beside it.
+   */
+  companions?: string[];
   execution: ExecutionMode;
   // Method syntax on purpose: it keeps a tool typed with its own Args assignable to ToolManifest.
   healthCheck?(signal: AbortSignal): ReturnType<ToolHealthCheck>;

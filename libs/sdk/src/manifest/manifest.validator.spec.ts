@@ -65,6 +65,14 @@ describe('validateManifest', () => {
     expect(validateManifest({ ...valid(), limits: { ...valid().limits, maxOutputBytes: 4096 } })).toEqual([]);
   });
 
+  it('takes companions as distinct tool ids, at most 16', () => {
+    expect(validateManifest({ ...valid(), companions: ['geo/lookup', 'notify/send-sms'] })).toEqual([]);
+    expect(pathsOf({ ...valid(), companions: ['lookup'] })).toEqual(['/companions/0']);
+    expect(pathsOf({ ...valid(), companions: ['geo/lookup', 'geo/lookup'] })).toEqual(['/companions']);
+    expect(pathsOf({ ...valid(), companions: Array.from({ length: 17 }, (_, i) => `geo/t${i}`) })).toEqual(['/companions']);
+    expect(pathsOf({ ...valid(), companions: 'geo/lookup' })).toEqual(['/companions']);
+  });
+
   it('assertValidManifest throws PLUGIN_INVALID with the field list', () => {
     try {
       assertValidManifest({ ...valid(), limits: { timeoutMs: 0, maxConcurrency: 1, retries: 0, idempotent: true } }, '/tools/3');

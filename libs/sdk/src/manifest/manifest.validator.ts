@@ -51,6 +51,7 @@ const MANIFEST_SHAPE = {
       additionalProperties: false,
     },
     fallback: { type: 'string', pattern: TOOL_ID_PATTERN },
+    companions: { type: 'array', items: { type: 'string', pattern: TOOL_ID_PATTERN }, maxItems: 16, uniqueItems: true },
     execution: { enum: ['server', 'client', 'remote', 'mcp'] },
   },
   additionalProperties: false,

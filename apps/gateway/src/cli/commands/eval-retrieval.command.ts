@@ -1,5 +1,5 @@
-import { createRetriever, DEFAULT_DECOMPOSITION, DEFAULT_FUNNEL, retrievalEnvSchema, retrievalOptionsFromEnv } from '@toolgate/retrieval';
-import { evaluateRetrieval, type RetrievalEvalResult, readEvalQueries, readEvalTools } from '@toolgate/retrieval/evaluation';
+import { createRetriever, DEFAULT_COMPANIONS, DEFAULT_DECOMPOSITION, DEFAULT_FUNNEL, retrievalEnvSchema, retrievalOptionsFromEnv } from '@toolgate/retrieval';
+import { evaluateRetrieval, type RetrievalEvalResult, readEvalQueries, readEvalTools, readToolGraph } from '@toolgate/retrieval/evaluation';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { type Command, InvalidArgumentError } from 'commander';
 import { datasetPath, fraction, kList, positiveInt } from '../cli.options';
@@ -18,6 +18,8 @@ interface EvalRetrievalFlags {
   k: number[];
   reranker: string;
   decomposition: string;
+  companions: string;
+  graph?: string;
   sample?: number;
   /** With `score`: a seeded draw of the queries to tune on, the rest held out (sets without a dev split). */
   tuningFraction?: number;
@@ -40,6 +42,8 @@ export function registerEvalRetrievalCommand(evaluation: Command): void {
     .option('--k <list>', 'cut-offs, comma-separated', kList, [1, 3, 5, 10])
     .option('--reranker <name>', 'rerank stage: feature (lexical features), llm (OPENAI_API_KEY / OPENAI_BASE_URL, TOOLGATE_RERANK_MODEL) or none', 'feature')
     .option('--decomposition <on|off>', 'search the clauses of multi-part queries one by one', 'on')
+    .option('--companions <on|off>', 'the strongest candidates pull up the tools they declare or the usage examples used with them', 'on')
+    .option('--graph <file>', "a TaskBench tool graph (graph_desc.json): each link's source declares its target a companion")
     .option('--sample <n>', 'score only this many queries, a seeded draw (quick iteration)', positiveInt)
     .option('--tuning-fraction <f>', 'split the queries by a seeded draw: this fraction to tune on, the rest held out', fraction)
     .option('--score <part>', 'with --tuning-fraction: score the tuning part or the holdout (default)', (value: string) => {
@@ -64,17 +68,19 @@ function progressBar(label: string): ((done: number, total: number) => void) | u
   };
 }
 
-function toJsonReport(result: RetrievalEvalResult, driver: string): Record<string, unknown> {
+function toJsonReport(result: RetrievalEvalResult, flags: Pick<EvalRetrievalFlags, 'driver' | 'companions'>): Record<string, unknown> {
   return {
     ...result.metrics,
     queries: result.queries,
     split: result.split,
     tools: result.tools,
     train_queries: result.trainQueries,
-    driver,
+    driver: flags.driver,
     embedder: result.embedder,
     reranker: result.reranker,
     decomposition: result.decomposition,
+    companions: flags.companions,
+    declared_companions: result.declaredCompanions,
     latency_ms: { p50: result.latencyMs.p50, p95: result.latencyMs.p95, mean: result.latencyMs.mean },
     index_ms: result.indexMs,
   };
@@ -94,8 +100,11 @@ async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
   if (!['feature', 'llm', 'none'].includes(flags.reranker)) {
     throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `unknown reranker "${flags.reranker}" (available: feature, llm, none)`, [{ path: '--reranker', message: 'unknown reranker' }]);
   }
-  if (!['on', 'off'].includes(flags.decomposition)) {
-    throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `--decomposition must be on or off, not "${flags.decomposition}"`, [{ path: '--decomposition', message: 'must be on or off' }]);
+  for (const [flag, value] of [
+    ['--decomposition', flags.decomposition],
+    ['--companions', flags.companions],
+  ]) {
+    if (!['on', 'off'].includes(value)) throw new ToolgateError(ErrorCode.INVALID_ARGUMENTS, `${flag} must be on or off, not "${value}"`, [{ path: flag, message: 'must be on or off' }]);
   }
   // The LLM reranker reads the same endpoint settings as the server (validated there too).
   const parsed = retrievalEnvSchema.safeParse({ ...process.env, TOOLGATE_RERANKER: flags.reranker });
@@ -104,7 +113,8 @@ async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
     throw new ToolgateError(ErrorCode.INVALID_CONFIG, `invalid environment for --reranker ${flags.reranker}`, details);
   }
   const env = parsed.data;
-  const tools = await readEvalTools(datasetPath(flags.tools, '--tools'));
+  const listed = await readEvalTools(datasetPath(flags.tools, '--tools'));
+  const tools = flags.graph ? await readToolGraph(datasetPath(flags.graph, '--graph'), listed) : listed;
   const queries = await readEvalQueries(datasetPath(flags.queries, '--queries'), new Set(tools.map((t) => t.id)));
   const split = flags.split ?? queries[0].split;
   // The server's driver settings (model folder and threads, LLM endpoint), with the flags' choices and a scratch index.
@@ -113,7 +123,7 @@ async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
     driver: flags.driver,
     elasticsearch: esUrl ? { node: esUrl, indexPrefix: 'toolgate-eval' } : undefined,
     embedder: flags.embedder as 'local' | 'none' | 'hashing',
-    funnel: { ...DEFAULT_FUNNEL, decomposition: flags.decomposition === 'on' ? DEFAULT_DECOMPOSITION : null },
+    funnel: { ...DEFAULT_FUNNEL, decomposition: flags.decomposition === 'on' ? DEFAULT_DECOMPOSITION : null, companions: flags.companions === 'on' ? DEFAULT_COMPANIONS : null },
     reranker: flags.reranker as 'feature' | 'llm' | 'none',
   };
   fetchLocalModelIfMissing(options);
@@ -129,10 +139,10 @@ async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
     onProgress: progressBar(`scoring ${split}`),
     onIndexProgress: progressBar(`embedding ${tools.length} tools`),
   }).finally(() => retriever.index.close());
-  if (flags.json) return printJson(toJsonReport(result, flags.driver));
+  if (flags.json) return printJson(toJsonReport(result, flags));
   const pct = (v: number | undefined) => (v === undefined ? '-' : (100 * v).toFixed(1));
   process.stdout.write(
-    `${result.queries} queries of split "${split}" over ${result.tools} tools (driver ${flags.driver}, embedder ${result.embedder}, reranker ${result.reranker}, decomposition ${result.decomposition}${result.trainQueries ? `, ${result.trainQueries} training queries as usage examples` : ''})\n`,
+    `${result.queries} queries of split "${split}" over ${result.tools} tools (driver ${flags.driver}, embedder ${result.embedder}, reranker ${result.reranker}, decomposition ${result.decomposition}, companions ${flags.companions}${result.trainQueries ? `, ${result.trainQueries} training queries as usage examples` : ''})\n`,
   );
   printTable(
     ['k', 'Recall@k', 'nDCG@k', 'Comp@k'],

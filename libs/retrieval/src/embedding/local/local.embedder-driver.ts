@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { EmbedderDriver } from '../../retrieval.drivers';
 import { CachedEmbedder } from '../cached.embedder';
-import { defaultModelDir } from './onnx.embedder';
+import { defaultModelDir, LOCAL_MODELS } from './onnx.embedder';
 import { ThreadedOnnxEmbedder } from './threaded-onnx.embedder';
 
 const env = {
   TOOLGATE_MODEL_DIR: z.string().min(1).optional(),
+  /** Which local model (bench/retrieval/README.md has their measured table); `scripts/fetch-model.sh` fetches the one named. */
+  TOOLGATE_LOCAL_MODEL: z.enum(LOCAL_MODELS).default(LOCAL_MODELS[0]),
   /**
    * Threads one local-model inference may use. One: the quantized model embeds a query in ~2.5 ms either
    * way (2.51 ms with two threads, 2.63 with one, bench/retrieval), and with one the other cores stay free
@@ -30,7 +32,10 @@ export interface LocalModelOptions {
 export const localEmbedderDriver = {
   name: 'local',
   env,
-  options: (values): LocalModelOptions => ({ modelDir: defaultModelDir({ ...process.env, TOOLGATE_MODEL_DIR: values.TOOLGATE_MODEL_DIR }), modelThreads: values.TOOLGATE_EMBEDDING_THREADS }),
+  options: (values): LocalModelOptions => ({
+    modelDir: defaultModelDir({ ...process.env, TOOLGATE_MODEL_DIR: values.TOOLGATE_MODEL_DIR, TOOLGATE_LOCAL_MODEL: values.TOOLGATE_LOCAL_MODEL }),
+    modelThreads: values.TOOLGATE_EMBEDDING_THREADS,
+  }),
   // In a worker thread: inference would otherwise hold the event loop for its whole duration.
   create: async (options, { embeddingStore }) => {
     const dir = options.modelDir ?? defaultModelDir();

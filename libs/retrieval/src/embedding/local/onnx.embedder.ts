@@ -13,17 +13,25 @@ interface ModelManifest {
   max_seq_length: number;
   /** The languages the model was trained on; absent: any. */
   languages?: string[];
+  /** `cls`: the first token's state is the text's vector (BGE); otherwise the mean over the tokens (sentence-transformers, E5). */
+  pooling?: string;
+  /** What the model was trained to see before a query or a passage (E5's "query: ", BGE's retrieval instruction). */
+  query_prefix?: string;
+  document_prefix?: string;
   files: Record<string, { sha256: string }>;
 }
+
+type Pooling = 'cls' | 'mean';
 
 export const FETCH_MODEL_COMMAND = 'npm run fetch-model';
 
 const unavailable = (message: string, cause?: unknown) => new ToolgateError(ErrorCode.MODEL_UNAVAILABLE, `${message}; run \`${FETCH_MODEL_COMMAND}\` to install it`, [], { cause });
 
 /**
- * A sentence-transformers model (all-MiniLM-L6-v2) in-process through ONNX Runtime: WordPiece
- * tokens, the transformer, mean pooling over the attention mask, L2 normalisation. The model id
- * includes the weights' hash, so vectors of another build are never mixed in.
+ * A BERT-family sentence-embedding model (all-MiniLM-L6-v2 by default; BGE and E5 as options) in-process
+ * through ONNX Runtime: WordPiece tokens after the model's query or passage prefix, the transformer,
+ * mean or [CLS] pooling as its manifest says, L2 normalisation. The model id includes the weights'
+ * hash, so vectors of another build are never mixed in.
  */
 export class OnnxEmbedder extends Embedder {
   private constructor(
@@ -31,6 +39,8 @@ export class OnnxEmbedder extends Embedder {
     readonly dimensions: number,
     override readonly languages: readonly string[] | undefined,
     private readonly maxLength: number,
+    private readonly pooling: Pooling,
+    private readonly prefixes: Record<EmbeddingKind, string>,
     private readonly tokenizer: WordPieceTokenizer,
     private readonly session: InferenceSession,
     private readonly ort: typeof import('onnxruntime-node'),
@@ -57,6 +67,14 @@ export class OnnxEmbedder extends Embedder {
     }
   }
 
+  private static poolingOf(manifest: ModelManifest): Pooling {
+    const pooling = manifest.pooling ?? 'mean';
+    if (pooling === 'cls') return 'cls';
+    // all-MiniLM's manifest says it in words ("mean over attention mask"); kept so its cache stays valid.
+    if (pooling.startsWith('mean')) return 'mean';
+    throw unavailable(`the model's manifest names an unknown pooling "${pooling}" (cls or mean)`);
+  }
+
   /** The weights' hash is part of the id, so vectors of another build are never mixed in. */
   private static modelId(manifest: ModelManifest): string {
     return `${manifest.name}@${(manifest.files['model.onnx']?.sha256 ?? '').slice(0, 12)}`;
@@ -65,6 +83,7 @@ export class OnnxEmbedder extends Embedder {
   /** Loads and verifies the model in `dir`; MODEL_UNAVAILABLE naming the setup command when missing or corrupt. */
   static async load(dir: string, threads = 1): Promise<OnnxEmbedder> {
     const manifest = OnnxEmbedder.manifestOf(dir);
+    const pooling = OnnxEmbedder.poolingOf(manifest);
     const modelBytes = OnnxEmbedder.verified(dir, 'model.onnx', manifest);
     OnnxEmbedder.verified(dir, 'tokenizer.json', manifest);
     try {
@@ -81,7 +100,8 @@ export class OnnxEmbedder extends Embedder {
         enableCpuMemArena: true,
       });
       const tokenizer = WordPieceTokenizer.fromFile(join(dir, 'tokenizer.json'));
-      return new OnnxEmbedder(OnnxEmbedder.modelId(manifest), manifest.dimension, manifest.languages, manifest.max_seq_length, tokenizer, session, ort);
+      const prefixes = { query: manifest.query_prefix ?? '', document: manifest.document_prefix ?? '' };
+      return new OnnxEmbedder(OnnxEmbedder.modelId(manifest), manifest.dimension, manifest.languages, manifest.max_seq_length, pooling, prefixes, tokenizer, session, ort);
     } catch (error) {
       throw unavailable(`the embedding model in ${dir} cannot be loaded: ${(error as Error).message}`, error);
     }
@@ -98,31 +118,37 @@ export class OnnxEmbedder extends Embedder {
   }
 
   /**
-   * MiniLM embeds queries and documents alike: the kind is not used. Each text runs alone: the model
+   * The kind picks the model's prefix (none for MiniLM). Each text runs alone: the quantized models
    * quantizes its activations with one scale per input tensor, so inside a padded batch a text's vector
    * would depend on its neighbours (measured: cosine 0.994 to the same text alone). Alone, a text always
    * gets the same vector, and no time goes to padding (16 texts of 200 tokens: 335 ms one by one, 518 ms
    * as one batch; of 16 tokens, 21 vs 16 ms).
    */
-  async embed(texts: string[], _kind?: EmbeddingKind): Promise<Float32Array[]> {
+  async embed(texts: string[], kind: EmbeddingKind = 'document'): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     for (const text of texts) {
-      const ids = this.tokenizer.encode(text, this.maxLength);
+      const ids = this.tokenizer.encode(this.prefixes[kind] + text, this.maxLength);
       await this.forward(ids, (hidden) => {
-        out.push(this.meanPool(hidden, 0, ids.length));
+        out.push(this.pooled(hidden, ids.length));
       });
     }
     return out;
+  }
+
+  private pooled(hidden: Float32Array, length: number): Float32Array {
+    return this.pooling === 'cls' ? normalize(hidden.slice(0, this.dimensions)) : this.meanPool(hidden, 0, length);
   }
 
   /**
    * "Late chunking": one pass over the whole text, then each part's vector is the mean of its own
    * tokens' contextual states. The whole text's vector is exactly `embed([text])[0]`. A part whose
    * tokens do not appear as one run in the text's (joined fragments, or cut off by the length limit)
-   * is embedded on its own.
+   * is embedded on its own. A [CLS]-pooled model was never trained to mean its token states, so there
+   * each part is embedded on its own.
    */
-  override async embedWithParts(text: string, parts: string[], _kind?: EmbeddingKind): Promise<Float32Array[]> {
-    const ids = this.tokenizer.encode(text, this.maxLength);
+  override async embedWithParts(text: string, parts: string[], kind: EmbeddingKind = 'query'): Promise<Float32Array[]> {
+    if (this.pooling === 'cls') return this.embed([text, ...parts], kind);
+    const ids = this.tokenizer.encode(this.prefixes[kind] + text, this.maxLength);
     const vectors: (Float32Array | undefined)[] = [];
     const alone: number[] = [];
     await this.forward(ids, (hidden) => {
@@ -141,7 +167,10 @@ export class OnnxEmbedder extends Embedder {
       }
     });
     if (alone.length > 0) {
-      const own = await this.embed(alone.map((i) => parts[i]));
+      const own = await this.embed(
+        alone.map((i) => parts[i]),
+        kind,
+      );
       for (const [k, i] of alone.entries()) vectors[i + 1] = own[k];
     }
     return vectors as Float32Array[];
@@ -187,8 +216,12 @@ function indexOfRun(haystack: number[], needle: number[], from: number, until: n
   return undefined;
 }
 
-/** Where `scripts/fetch-model.sh` puts the model unless TOOLGATE_MODEL_DIR says otherwise. */
+/** The models `scripts/fetch-model.sh` can lay down (its table has each one's pinned files); the first is the default. */
+export const LOCAL_MODELS = ['all-MiniLM-L6-v2', 'bge-small-zh-v1.5'] as const;
+export type LocalModelName = (typeof LOCAL_MODELS)[number];
+
+/** Where `scripts/fetch-model.sh` puts the model TOOLGATE_LOCAL_MODEL names, under TOOLGATE_MODEL_DIR when set. */
 export function defaultModelDir(env: NodeJS.ProcessEnv = process.env): string {
   const root = env.TOOLGATE_MODEL_DIR ?? join(env.HOME ?? '', '.cache', 'toolgate', 'models');
-  return join(root, 'all-MiniLM-L6-v2');
+  return join(root, env.TOOLGATE_LOCAL_MODEL || LOCAL_MODELS[0]);
 }

@@ -6,7 +6,7 @@ import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { Embedder, type EmbeddingKind } from '../embedder.port';
 import { OnnxEmbedder } from './onnx.embedder';
 
-type Request = { id: number; texts: string[] } | { id: number; text: string; parts: string[] };
+type Request = { id: number; kind: EmbeddingKind } & ({ texts: string[] } | { text: string; parts: string[] });
 type WorkerError = { code?: string; message: string; stack?: string };
 type Reply = { id: number; vectors: Float32Array } | { id: number; error: WorkerError };
 type Boot = { ready: { model: string; dimensions: number; languages?: readonly string[] } } | { failed: WorkerError };
@@ -25,7 +25,7 @@ function embedderWorkerMain(): void {
       port.postMessage({ ready: { model: embedder.model, dimensions: embedder.dimensions, languages: embedder.languages } });
       port.on('message', async (request: Request) => {
         try {
-          const vectors = 'texts' in request ? await embedder.embed(request.texts) : await embedder.embedWithParts(request.text, request.parts);
+          const vectors = 'texts' in request ? await embedder.embed(request.texts, request.kind) : await embedder.embedWithParts(request.text, request.parts, request.kind);
           const packed = new Float32Array(vectors.length * embedder.dimensions);
           vectors.forEach((vector, i) => {
             packed.set(vector, i * embedder.dimensions);
@@ -137,13 +137,13 @@ export class ThreadedOnnxEmbedder extends Embedder {
    * lockstep (all wait for the batch, then all rank while the model idles). Measured with 50 concurrent
    * searches at 1k tools on 2 cores: 262 searches/s at p99 1,044 ms batched, 258/s at p99 498 ms unbatched.
    */
-  embed(texts: string[], _kind?: EmbeddingKind): Promise<Float32Array[]> {
+  embed(texts: string[], kind: EmbeddingKind = 'document'): Promise<Float32Array[]> {
     if (texts.length === 0) return Promise.resolve([]);
-    return this.request({ texts });
+    return this.request({ kind, texts });
   }
 
-  override embedWithParts(text: string, parts: string[], _kind?: EmbeddingKind): Promise<Float32Array[]> {
-    return this.request({ text, parts });
+  override embedWithParts(text: string, parts: string[], kind: EmbeddingKind = 'query'): Promise<Float32Array[]> {
+    return this.request({ kind, text, parts });
   }
 
   /** Stops the worker; calls after this fail. */
@@ -167,7 +167,7 @@ export class ThreadedOnnxEmbedder extends Embedder {
     return this.spawning;
   }
 
-  private async request(body: { texts: string[] } | { text: string; parts: string[] }): Promise<Float32Array[]> {
+  private async request(body: { kind: EmbeddingKind } & ({ texts: string[] } | { text: string; parts: string[] })): Promise<Float32Array[]> {
     if (this.closed) throw new ToolgateError(ErrorCode.MODEL_UNAVAILABLE, 'the embedder is closed');
     const worker = await this.live();
     const id = this.nextId++;
