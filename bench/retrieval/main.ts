@@ -20,10 +20,10 @@ import {
   type ElasticsearchToolIndex,
   type Embedder,
   type IndexedTool,
+  OnnxWorkerPool,
   type RankedHit,
   retrievalEnvSchema,
   retrievalOptionsFromEnv,
-  ThreadedOnnxEmbedder,
   ToolIndex,
   ToolRetriever,
   type ToolSearchFilter,
@@ -405,9 +405,9 @@ async function main(): Promise<void> {
 
   gc();
   const rssBeforeModel = process.memoryUsage().rss;
-  // The server's model settings (TOOLGATE_MODEL_DIR, TOOLGATE_EMBEDDING_THREADS), so the funnel is timed as a caller meets it.
-  const { modelDir, modelThreads } = retrievalOptionsFromEnv(retrievalEnvSchema.parse(process.env));
-  const embedder = await ThreadedOnnxEmbedder.start(modelDir, modelThreads);
+  // The server's model settings (TOOLGATE_MODEL_DIR, TOOLGATE_EMBEDDING_THREADS, TOOLGATE_EMBEDDING_WORKERS), so the funnel is timed as a caller meets it.
+  const { modelDir, modelThreads, modelWorkers } = retrievalOptionsFromEnv(retrievalEnvSchema.parse(process.env));
+  const embedder = await OnnxWorkerPool.create(modelDir, { threads: modelThreads, workers: modelWorkers });
   gc();
   const modelRssMb = mb(process.memoryUsage().rss - rssBeforeModel);
   const { base: pool, queries } = await loadDatasets(opts.datasets, opts.perSet, opts.seed);
@@ -546,7 +546,7 @@ async function main(): Promise<void> {
       filter: FILTER,
       concurrency: opts.concurrency,
     },
-    model: { name: embedder.model, dimensions: embedder.dimensions, onnxThreads: modelThreads, rssMb: modelRssMb },
+    model: { name: embedder.model, dimensions: embedder.dimensions, onnxThreads: modelThreads, workers: modelWorkers ?? 1, rssMb: modelRssMb },
     catalog: {
       basePool: pool.length,
       vectors: `real model for ${base.length} base tools; variants perturbed (base vector + gaussian noise sigma ${VARIANT_NOISE_SIGMA} per dimension, re-normalised; mean cosine to the base ${round(cosines.reduce((s, c) => s + c, 0) / cosines.length, 3)})`,
@@ -557,7 +557,7 @@ async function main(): Promise<void> {
         texts: base.length,
         seconds: round(docEmbedding.ms / 1000, 1),
         perSecond: round((base.length * 1000) / docEmbedding.ms, 1),
-        path: 'ToolRetriever.indexTools -> CachedEmbedder(ThreadedOnnxEmbedder), batches of 32',
+        path: 'ToolRetriever.indexTools -> CachedEmbedder(OnnxWorkerPool of ThreadedOnnxEmbedder), batches of 32',
       },
       query: latency(queryEmbedding),
     },

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultModelDir, dot, OnnxEmbedder, ThreadedOnnxEmbedder, WordPieceTokenizer } from '@toolgate/retrieval';
+import { defaultModelDir, dot, OnnxEmbedder, OnnxWorkerPool, ThreadedOnnxEmbedder, WordPieceTokenizer } from '@toolgate/retrieval';
 import { ErrorCode } from '@toolgate/sdk';
 
 /** The real model, fetched by `npm test` (scripts/fetch-model.sh). Missing is a failure, never a skip. */
@@ -147,6 +147,61 @@ describe('local sentence-embedding model', () => {
       await unloadable.close();
       expect(() => ThreadedOnnxEmbedder.onFirstUse(mkdtempSync(join(tmpdir(), 'model-')))).toThrow(expect.objectContaining({ code: ErrorCode.MODEL_UNAVAILABLE }));
       rmSync(broken, { recursive: true });
+    });
+  });
+
+  describe('in a pool of workers', () => {
+    const texts = Array.from({ length: 24 }, (_, i) => `convert ${i} kilometers to miles and check the weather in city number ${i}`);
+
+    it('starts a second worker only while callers wait, gives the same vectors, and stops it when idle', async () => {
+      const first = await ThreadedOnnxEmbedder.start(modelDir, 1);
+      const extra = ThreadedOnnxEmbedder.onFirstUse(modelDir, 1);
+      const pool = new OnnxWorkerPool([first, extra], 1_000);
+      try {
+        // One caller at a time never needs the second worker.
+        for (const text of texts.slice(0, 3)) await pool.embed([text], 'query');
+        expect(extra.started).toBe(false);
+        const concurrent = await Promise.all(texts.map((text) => pool.embed([text], 'query')));
+        expect(extra.started).toBe(true);
+        // Once the second worker is up (its model loaded), concurrent calls are spread over both.
+        await extra.warm();
+        const spread = Promise.all(texts.map((text) => pool.embed([text], 'query')));
+        await new Promise((resolve) => setImmediate(resolve));
+        expect([first.inFlight > 0, extra.inFlight > 0]).toEqual([true, true]);
+        const again = await spread;
+        for (const [i, text] of texts.entries()) {
+          const [alone] = await embedder.embed([text], 'query');
+          expect(Array.from(concurrent[i][0])).toEqual(Array.from(alone));
+          expect(Array.from(again[i][0])).toEqual(Array.from(alone));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        expect([first.started, extra.started]).toEqual([true, false]);
+        // A stopped worker starts again under the next load.
+        await Promise.all(texts.map((text) => pool.embed([text], 'query')));
+        expect(extra.started).toBe(true);
+      } finally {
+        await pool.close();
+      }
+    });
+
+    it('keeps serving with the first worker when another cannot start', async () => {
+      const broken = mkdtempSync(join(tmpdir(), 'model-'));
+      cpSync(modelDir, broken, { recursive: true });
+      const extra = ThreadedOnnxEmbedder.onFirstUse(broken, 1);
+      writeFileSync(join(broken, 'model.onnx'), 'not a model');
+      const pool = new OnnxWorkerPool([await ThreadedOnnxEmbedder.start(modelDir, 1), extra], 300);
+      try {
+        const round = async () => expect(await Promise.all(texts.map((text) => pool.embed([text], 'query')))).toHaveLength(texts.length);
+        await round();
+        // Its start failed (the model file is broken): it is not tried again.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        expect(extra.started).toBe(false);
+        await round();
+        expect(extra.started).toBe(false);
+      } finally {
+        await pool.close();
+        rmSync(broken, { recursive: true });
+      }
     });
   });
 

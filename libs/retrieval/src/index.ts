@@ -7,6 +7,7 @@ export { dot, Embedder, type EmbeddingKind } from './embedding/embedder.port';
 export { EmbeddingStore, type StoredEmbedding } from './embedding/embedding-store.port';
 export { HashingEmbedder } from './embedding/hashing.embedder';
 export { defaultModelDir, LOCAL_MODELS, type LocalModelName, OnnxEmbedder } from './embedding/local/onnx.embedder';
+export { OnnxWorkerPool } from './embedding/local/onnx-worker.pool';
 export { ThreadedOnnxEmbedder } from './embedding/local/threaded-onnx.embedder';
 export { WordPieceTokenizer } from './embedding/local/wordpiece.tokenizer';
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './embedding/openai/openai.embedder';

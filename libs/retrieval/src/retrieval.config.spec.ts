@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defaultModelDir } from './embedding/local/onnx.embedder';
 import { DEFAULT_DECOMPOSITION } from './funnel/query.decomposer';
@@ -22,6 +23,12 @@ describe('retrieval config: embedder', () => {
     expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({})).modelThreads).toBe(1);
     expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_EMBEDDING_THREADS: '3' })).modelThreads).toBe(3);
     expect(retrievalEnvSchema.safeParse({ TOOLGATE_EMBEDDING_THREADS: '0' }).error?.issues.map((issue) => issue.path)).toEqual([['TOOLGATE_EMBEDDING_THREADS']]);
+  });
+
+  it('lets the model use up to one worker per core, two at most by default, or TOOLGATE_EMBEDDING_WORKERS', () => {
+    expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({})).modelWorkers).toBe(Math.min(2, availableParallelism()));
+    expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_EMBEDDING_WORKERS: '1' })).modelWorkers).toBe(1);
+    expect(retrievalEnvSchema.safeParse({ TOOLGATE_EMBEDDING_WORKERS: 'many' }).error?.issues.map((issue) => issue.path)).toEqual([['TOOLGATE_EMBEDDING_WORKERS']]);
   });
 
   it('keeps BM25-only and the model-free embedders available', () => {

@@ -1,8 +1,9 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import type { EmbedderDriver } from '../../retrieval.drivers';
 import { CachedEmbedder } from '../cached.embedder';
 import { defaultModelDir, LOCAL_MODELS } from './onnx.embedder';
-import { ThreadedOnnxEmbedder } from './threaded-onnx.embedder';
+import { OnnxWorkerPool } from './onnx-worker.pool';
 
 const env = {
   TOOLGATE_MODEL_DIR: z.string().min(1).optional(),
@@ -14,6 +15,13 @@ const env = {
    * for the searches around it (50 concurrent searches at 1k tools on 2 cores: 215/s with two, 262/s with one).
    */
   TOOLGATE_EMBEDDING_THREADS: z.coerce.number().int().min(1).max(64).default(1),
+  /** Model workers at most: the first serves alone, more start only while callers wait (OnnxWorkerPool). */
+  TOOLGATE_EMBEDDING_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(() => Math.min(2, availableParallelism())),
 };
 
 export interface LocalModelOptions {
@@ -21,6 +29,8 @@ export interface LocalModelOptions {
   modelDir: string;
   /** Threads one local-model inference may use (ONNX Runtime intra-op); default 1. */
   modelThreads?: number;
+  /** Model workers at most (default 1); the extra ones start under load and stop when idle. */
+  modelWorkers?: number;
   /**
    * `boot` (default): the model loads when the embedder is created, so a server with a broken model
    * stops at once. `first-use`: it loads with the first embedding (a CLI command that never searches never loads it).
@@ -35,11 +45,12 @@ export const localEmbedderDriver = {
   options: (values): LocalModelOptions => ({
     modelDir: defaultModelDir({ ...process.env, TOOLGATE_MODEL_DIR: values.TOOLGATE_MODEL_DIR, TOOLGATE_LOCAL_MODEL: values.TOOLGATE_LOCAL_MODEL }),
     modelThreads: values.TOOLGATE_EMBEDDING_THREADS,
+    modelWorkers: values.TOOLGATE_EMBEDDING_WORKERS,
   }),
   // In a worker thread: inference would otherwise hold the event loop for its whole duration.
   create: async (options, { embeddingStore }) => {
     const dir = options.modelDir ?? defaultModelDir();
-    const model = options.modelLoad === 'first-use' ? ThreadedOnnxEmbedder.onFirstUse(dir, options.modelThreads) : await ThreadedOnnxEmbedder.start(dir, options.modelThreads);
+    const model = await OnnxWorkerPool.create(dir, { threads: options.modelThreads, workers: options.modelWorkers, load: options.modelLoad });
     return new CachedEmbedder(model, undefined, undefined, embeddingStore);
   },
 } as const satisfies EmbedderDriver<'local', typeof env, Partial<LocalModelOptions>>;

@@ -146,6 +146,34 @@ export class ThreadedOnnxEmbedder extends Embedder {
     return this.request({ kind, text, parts });
   }
 
+  /** Requests sent to the worker and not answered yet. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** True while a worker is up (or being started): calls go to it without waiting for a model load. */
+  get started(): boolean {
+    return (this.worker !== undefined && this.worker.threadId !== -1) || this.spawning !== undefined;
+  }
+
+  /** Starts the worker ahead of the first call; resolves false when it cannot (the caller keeps using others). */
+  async warm(): Promise<boolean> {
+    try {
+      await this.live();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stops the worker while idle to give its memory back; the next call starts another. No-op while calls wait on it. */
+  async park(): Promise<void> {
+    const worker = this.worker;
+    if (!worker || this.pending.size > 0 || this.spawning) return;
+    this.worker = undefined;
+    await worker.terminate();
+  }
+
   /** Stops the worker; calls after this fail. */
   override async close(): Promise<void> {
     this.closed = true;
