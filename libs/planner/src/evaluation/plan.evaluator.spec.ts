@@ -97,6 +97,21 @@ describe('evaluatePlanner', () => {
     expect(records[2].why).toBe('the model went away');
   });
 
+  it("gives each tool the graph's links from it as declared companions, so retrieval ranks them together", async () => {
+    const seen: PlanningCandidate[] = [];
+    const planner = new ScriptedPlanner({
+      'Search flights to Paris and book a seat': (candidates) => {
+        seen.push(...candidates);
+        return { id: 'p1', decision: 'USE_TOOLS', steps: [] };
+      },
+      'Book a hotel room in Rome': () => ({ id: 'p2', decision: 'USE_TOOLS', steps: [] }),
+      'Book a hotel in Oslo': () => ({ id: 'p3', decision: 'USE_TOOLS', steps: [] }),
+    });
+    await evaluatePlanner(await readTaskBench(dir), retriever, () => planner, { split: 'test', k: 3, learn: false, usagePerTool: 0 });
+    expect(seen.find((c) => c.id === 'flight_search')?.descriptor.companions).toEqual(['flight_book']);
+    expect(seen.find((c) => c.id === 'flight_book')?.descriptor.companions).toBeUndefined();
+  });
+
   it('chains a ranking in order', () => {
     expect(chainGraph(['a', 'b', 'c'])).toEqual({
       nodes: ['a', 'b', 'c'],

@@ -98,8 +98,9 @@ const schemaOf = (tool: TaskBenchTool) => ({
 });
 
 /** A dataset tool as a descriptor: its learned usage texts become its example queries. */
-export function taskBenchDescriptor(tool: TaskBenchTool, usage: readonly string[]): ToolDescriptor {
-  return datasetDescriptor({ name: tool.id, description: tool.description, category: tool.domains, inputSchema: schemaOf(tool), examples: usage });
+export function taskBenchDescriptor(tool: TaskBenchTool, usage: readonly string[], companions: readonly string[] = []): ToolDescriptor {
+  const descriptor = datasetDescriptor({ name: tool.id, description: tool.description, category: tool.domains, inputSchema: schemaOf(tool), examples: usage });
+  return companions.length > 0 ? { ...descriptor, companions: [...companions] } : descriptor;
 }
 
 /** What each tool was used for in training samples: the text of its step lines, de-duplicated, the first `limit` kept. */
@@ -151,8 +152,11 @@ export async function evaluatePlanner(
   for (const sample of train) graph.observe(sample.nodes);
   const usage = learnUsage(train, options.usagePerTool);
   const candidatesById = new Map<string, PlanningCandidate>();
+  // The graph's links are the tools' declarations: retrieval ranks a declared companion beside its source.
+  const declared = new Map<string, string[]>();
+  for (const { source, target } of dataset.edges) declared.set(source, [...(declared.get(source) ?? []), target]);
   const docs = dataset.tools.map((tool) => {
-    const descriptor = taskBenchDescriptor(tool, usage.get(tool.id) ?? []);
+    const descriptor = taskBenchDescriptor(tool, usage.get(tool.id) ?? [], declared.get(tool.id));
     candidatesById.set(tool.id, { id: tool.id, version: '0', descriptor, score: 0, rank: 0 });
     return buildToolDocument(tool.id, '0', descriptor);
   });
