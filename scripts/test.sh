@@ -32,9 +32,8 @@ if [ -z "${ELASTICSEARCH_URL:-}" ]; then
 fi
 export ELASTICSEARCH_URL
 
-echo "== fetch the embedding models (cached after the first run): the default, and the Chinese option its tests load" >&2
-TOOLGATE_LOCAL_MODEL=all-MiniLM-L6-v2 bash scripts/fetch-model.sh >/dev/null
-TOOLGATE_LOCAL_MODEL=bge-small-zh-v1.5 bash scripts/fetch-model.sh >/dev/null
+echo "== fetch the embedding models (cached after the first run): the default, and the options its tests load" >&2
+TOOLGATE_LOCAL_MODEL=all-MiniLM-L6-v2+bge-small-en-v1.5+bge-small-zh-v1.5 bash scripts/fetch-model.sh >/dev/null
 
 echo "== tesseract OCR and a font for the image tests (apt-get when missing)" >&2
 bash scripts/ensure-tesseract.sh

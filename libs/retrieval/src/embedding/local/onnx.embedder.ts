@@ -217,11 +217,19 @@ function indexOfRun(haystack: number[], needle: number[], from: number, until: n
 }
 
 /** The models `scripts/fetch-model.sh` can lay down (its table has each one's pinned files); the first is the default. */
-export const LOCAL_MODELS = ['all-MiniLM-L6-v2', 'bge-small-zh-v1.5'] as const;
+export const LOCAL_MODELS = ['all-MiniLM-L6-v2', 'bge-small-en-v1.5', 'bge-small-zh-v1.5'] as const;
 export type LocalModelName = (typeof LOCAL_MODELS)[number];
 
-/** Where `scripts/fetch-model.sh` puts the model TOOLGATE_LOCAL_MODEL names, under TOOLGATE_MODEL_DIR when set. */
-export function defaultModelDir(env: NodeJS.ProcessEnv = process.env): string {
+/** The models TOOLGATE_LOCAL_MODEL names: one, or several joined by `+` (an ensemble). */
+export const localModelNames = (value: string | undefined): string[] => (value || LOCAL_MODELS[0]).split('+');
+
+/** Each named model's folder, as `scripts/fetch-model.sh` lays them down. */
+export function localModelDirs(env: NodeJS.ProcessEnv = process.env): string[] {
   const root = env.TOOLGATE_MODEL_DIR ?? join(env.HOME ?? '', '.cache', 'toolgate', 'models');
-  return join(root, env.TOOLGATE_LOCAL_MODEL || LOCAL_MODELS[0]);
+  return localModelNames(env.TOOLGATE_LOCAL_MODEL).map((name) => join(root, name));
+}
+
+/** Where `scripts/fetch-model.sh` puts the model TOOLGATE_LOCAL_MODEL names (the first of an ensemble), under TOOLGATE_MODEL_DIR when set. */
+export function defaultModelDir(env: NodeJS.ProcessEnv = process.env): string {
+  return localModelDirs(env)[0];
 }
