@@ -9,7 +9,7 @@ import { Planner } from '../planning/planner.port';
 import { carriedOver } from './argument.carrier';
 import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
 import { CERTAIN, matchConfidence, noMatchConfidence, planConfidence, replacementConfidence, UNABLE, UNDECIDED } from './plan.confidence';
-import { coordinatedParts, namesByName, namesTheTool } from './relevance.evidence';
+import { coordinatedParts, namesByName, namesTheTool, saysWholeName } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
 import { DEFAULT_SPLIT, type SplitOptions, type SubGoal, splitSubGoals } from './sub-goal.splitter';
@@ -467,6 +467,8 @@ export class DeterministicPlanner extends Planner {
       ),
     );
     const consumed = new Set(linksOf.flatMap((links) => links.map((l) => l.fromStep)));
+    /** Drafts the text gives none of the required values for, and fits only weakly. */
+    const unasked: Draft[] = [];
     for (const [j, draft] of drafts.entries()) {
       const descriptor = draft.candidate.descriptor;
       const links = linksOf[j];
@@ -496,6 +498,9 @@ export class DeterministicPlanner extends Planner {
         );
       }
       const args: Record<string, unknown> = { ...filled, ...copies[0], ...bound };
+      const required = requiredOf(descriptor.inputSchema);
+      const fromText = required.filter((field) => ({ ...filled, ...copies[0] })[field] !== undefined && !guessed.includes(field));
+      if (required.length > 0 && fromText.length === 0 && bound[required[0]] === undefined && this.fitsWeakly(draft)) unasked.push(draft);
       const dependsOn = new Set(links.map((l) => l.fromStep));
       // The graph links a step to the nearest earlier step it is known to follow.
       for (let i = j - 1; i >= 0; i--) {
@@ -524,6 +529,18 @@ export class DeterministicPlanner extends Planner {
     }
     this.remember(memoryKey(scope.tenant, id), { task, drafts, failed });
     const explanation = notes.length > 0 ? notes.join('. ') : undefined;
+    // A tool the text neither gives a value for nor asks for by more than a loose fit is not what it
+    // asks for ("Who discovered electricity?" against a current calculator): no question about its inputs.
+    if (missing.length > 0 && (task.toolChoice ?? 'AUTO') === 'AUTO' && unasked.length === drafts.length) {
+      const weakest = unasked.map((d) => `${d.candidate.id} (fit ${this.scoreOf(d).toFixed(2)}, needs ${(UNASKED_FIT * this.minScore).toFixed(2)} when the text gives none of its values)`);
+      return {
+        id,
+        decision: 'NO_MATCH',
+        steps: [],
+        confidence: UNDECIDED,
+        explanation: [`the text gives none of the values its closest tools need and fits them only loosely: ${weakest.join(', ')}`, ...notes].join('. '),
+      };
+    }
     if (missing.length > 0) {
       const fields = missing.map((m) => `${m.path.slice(1)}${m.description ? ` (${m.description})` : ''} for ${m.tool}`);
       return {
@@ -551,12 +568,28 @@ export class DeterministicPlanner extends Planner {
     };
   }
 
+  /** The matcher's score of the draft's own tool for its sub-goal (0 when it was not ranked, e.g. added from the graph). */
+  private scoreOf(draft: Draft): number {
+    return draft.alternatives.find((m) => m.candidate.id === draft.candidate.id)?.score ?? 0;
+  }
+
+  /** Chosen by a fit below UNASKED_FIT times the usual bar, and the text does not say the tool's whole name. */
+  private fitsWeakly(draft: Draft): boolean {
+    return draft.alternatives.length > 0 && this.scoreOf(draft) < UNASKED_FIT * this.minScore && !saysWholeName(draft.subGoal, draft.candidate);
+  }
+
   private remember(id: string, memory: PlanMemory): void {
     this.memory.delete(id);
     this.memory.set(id, memory);
     if (this.memory.size > REMEMBERED_PLANS) this.memory.delete(this.memory.keys().next().value as string);
   }
 }
+
+/**
+ * A tool the text gives no value for must fit by this many times the usual bar to be asked about:
+ * with nothing filled, the fit is the only evidence that the request is for it.
+ */
+const UNASKED_FIT = 1.5;
 
 /** What a guessed argument leaves of a step's confidence (plan.confidence). */
 const GUESS_CONFIDENCE = 0.55;

@@ -68,6 +68,13 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
   return about.length > 0 && about.filter(hit).length / about.length >= DESCRIPTION_COVERAGE;
 }
 
+/** Whether the text says every word of the tool's own name ("holy books" for search_holy_books; not "electricity" alone for calculate_electric_current). */
+export function saysWholeName(text: string, candidate: PlanningCandidate): boolean {
+  const words = tokenize(text);
+  const name = aboutWords(candidate.id.split(/[/.]/).pop() ?? candidate.id);
+  return name.length > 0 && name.every((w) => words.some((t) => similar(t, w)));
+}
+
 /** A tool whose name or first sentence promises all about its subject: details, information, statistics, dimensions. */
 const EVERYTHING = /\b(?:details?|information|info|statistics|stats|profile|overview|summary|dimensions|specifications|specs|properties|attributes)\b/i;
 function givesEverythingAbout(candidate: PlanningCandidate): boolean {
