@@ -33,6 +33,8 @@ export interface ArgumentFill {
   evidence: Record<string, string>;
   /** Fields filled from the words left over rather than from words that point at them: less sure. */
   guessed?: string[];
+  /** Required fields the text left open that took the default their description states: any value the text gives wins. */
+  defaulted?: string[];
 }
 
 /** A stretch of the task text a value was read from. */

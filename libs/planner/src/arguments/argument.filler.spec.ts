@@ -101,6 +101,39 @@ describe('fillArguments', () => {
     expect(fill.arguments).toEqual({ path: 'shot.png', text: 'Total 42' });
   });
 
+  it("takes the default a required field's description states when the text gives none, and marks it", () => {
+    const poker: JsonSchema = {
+      type: 'object',
+      properties: {
+        deck_size: { type: 'integer', description: 'The size of the deck. Default is 52.' },
+        unit: { type: 'string', description: "Unit of the result. Default is 'grams/mole'." },
+        detailed: { type: 'boolean', description: 'Whether to explain. Defaults to false.' },
+        day: { type: 'string', description: 'The day. Default is today.' },
+      },
+      required: ['deck_size', 'unit', 'detailed', 'day'],
+    };
+    const fill = fillArguments('the odds of a full house', poker, context);
+    expect(fill.arguments).toEqual({ deck_size: 52, unit: 'grams/mole', detailed: false });
+    expect(fill.defaulted).toEqual(['deck_size', 'unit', 'detailed']);
+    expect(fill.missing.map((m) => m.path)).toEqual(['/day']);
+    expect(fillArguments('the odds of a full house with a deck of 32 cards', poker, context).arguments.deck_size).toBe(32);
+  });
+
+  it('counts with "one" only the noun right after it, for a field named for that noun', () => {
+    const booking: JsonSchema = {
+      type: 'object',
+      properties: { adults: { type: 'integer', description: 'Adults.' }, children: { type: 'integer', description: 'Children.' }, rooms: { type: 'integer', description: 'Rooms.' } },
+      required: ['adults', 'children'],
+    };
+    expect(fillArguments('a room for two adults and one child', booking, context).arguments).toEqual({ adults: 2, children: 1 });
+    expect(fillArguments('two adults and a child, the cheaper one of the two', booking, context).arguments).toEqual({ adults: 2 });
+  });
+
+  it('never reads "I\'m" or an ordinal opening a sentence as a name', () => {
+    const person: JsonSchema = { type: 'object', properties: { scientist: { type: 'string', description: 'The scientist.' } }, required: ['scientist'] };
+    expect(fillArguments("Second, I'm curious about a historical event.", person, context).arguments).toEqual({});
+  });
+
   it('is deterministic', () => {
     const text = 'What is 9am Tokyo time in New York, and 5 GBP in USD?';
     expect(fillArguments(text, meeting, context)).toEqual(fillArguments(text, meeting, context));

@@ -11,7 +11,7 @@ import { fillCurrencies, fillNumbers, fillPeriods, fillRestStart, fillUnits } fr
 import { fillNameLists, fillPhrases } from './phrase.filler';
 import { fillResidual } from './residual.filler';
 import { refusedArguments } from './schema.check';
-import { type SchemaField, schemaFields } from './schema.fields';
+import { type SchemaField, schemaFields, statedDefault } from './schema.fields';
 import { fillEmail, fillExpression, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
 import { overlaps } from './text-span.util';
 
@@ -119,12 +119,22 @@ function dropInvalid(state: Filling, inputSchema: JsonSchema): void {
   }
 }
 
-/** A required field without a default that got no value (and is not a question already) is missing. */
+/**
+ * A required field without a default that got no value (and is not a question already) is missing,
+ * unless its description states the default ("The size of the deck. Default is 52."): then it takes that.
+ */
 function reportMissing(state: Filling, fields: SchemaField[]): void {
   const ambiguous = new Set(state.fill.ambiguous.map((a) => a.path));
   const listed = new Set(Object.keys(state.fill.each?.[0] ?? {}));
   for (const field of fields) {
     if (field.required && !field.hasDefault && !(field.name in state.fill.arguments) && !listed.has(field.name) && !ambiguous.has(`/${field.name}`)) {
+      const stated = statedDefault(field);
+      if (stated !== undefined) {
+        state.fill.arguments[field.name] = stated;
+        state.fill.evidence[field.name] = 'the default its description states';
+        state.fill.defaulted = [...(state.fill.defaulted ?? []), field.name];
+        continue;
+      }
       state.fill.missing.push({ path: `/${field.name}`, description: typeof field.schema.description === 'string' ? field.schema.description : undefined });
     }
   }

@@ -111,9 +111,14 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     while (text.charAt(cursor) === ' ') cursor++;
     const unitHit = unitAt(text, cursor);
     const currencyHit = currencySymbolAt(text, cursor) ?? currencyWordAt(text, cursor);
-    // "two nights", "four chords": a spelled number before a plural noun counts it ("one" is as often a pronoun).
+    // "two nights", "four chords": a spelled number before a plural noun counts it. "One" is as often a
+    // pronoun: it counts only the noun right after it ("one child"), and fills only a field named for that noun.
     const noun =
-      word === 'one' ? undefined : /^\s+(?!(?:is|was|has|does|of|as|plus|times|minus|less|thus|this|his|its|us|yes|ours|yours|theirs)\b)([a-z]{2,}s)\b/i.exec(text.slice(end, end + 24))?.[1];
+      word === 'one'
+        ? /^\s+(?!(?:is|was|has|does|of|as|and|or|but|to|for|in|on|at|by|with|from|that|which|who|whom|more|another|other|else|the|an?|per|plus|times|minus|less|than|way|thing)\b)([a-z]{3,})\b(?!['’-])/i.exec(
+            text.slice(end, end + 24),
+          )?.[1]
+        : /^\s+(?!(?:is|was|has|does|of|as|plus|times|minus|less|thus|this|his|its|us|yes|ours|yours|theirs)\b)([a-z]{2,}s)\b/i.exec(text.slice(end, end + 24))?.[1];
     const pointed = COUNT_POINTER.test(text.slice(0, m.index)) || text.charAt(end) === '-';
     const counts = pointed || noun !== undefined;
     // "which one", "a dozen ideas": without a unit, currency or pointer the word is prose.

@@ -25,7 +25,8 @@ const COMMON = new Set(
   please i i'm i'd i've my me we our us you your he she they them their it its the a an this that these those there here
   give get find show tell list let in on at for from to with by of and or if after before then also hey hi hello now
   calculate compute determine search look fetch retrieve provide generate create make convert check identify predict
-  estimate analyze analyse plan order send book buy sell play suggest recommend help need want am using use change update set`.split(/\s+/),
+  estimate analyze analyse plan order send book buy sell play suggest recommend help need want am using use change update set
+  first firstly second secondly third thirdly fourth fifth next lastly finally additionally moreover furthermore however besides`.split(/\s+/),
 );
 
 const ABBREVIATION = /^(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Ft|Inc|Ltd|Co|Corp|Jr|Sr|Bros)$/;
@@ -44,7 +45,8 @@ export function tokensOf(text: string): Token[] {
     const before = text.slice(0, m.index).trimEnd();
     // A request wrapped in quotes or brackets starts after them: '"Can you …' opens with "Can".
     const initial = /^["'“‘([]*$/.test(before) || /[.!?:;]["')\]]?$/.test(before);
-    const proper = value !== 'I' && isProperWord(value) && !(initial && COMMON.has(value.toLowerCase()));
+    // "I", "I'm", "I'd": the speaker, capitalised anywhere.
+    const proper = !/^I(?:['’](?:m|d|ve|ll))?$/.test(value) && isProperWord(value) && !(initial && COMMON.has(value.toLowerCase()));
     return { start: m.index, end: m.index + value.length, text: value, value, proper, initial };
   });
 }

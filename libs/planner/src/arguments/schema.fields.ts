@@ -157,3 +157,25 @@ export function schemaFields(inputSchema: JsonSchema): SchemaField[] {
   for (const field of fields) field.sharedNameWords = field.nameWords.filter((w) => fields.some((other) => other !== field && other.nameWords.includes(w)));
   return fields;
 }
+
+/** "Default is 52.", "defaults to 'grams/mole'", "default: true": a default the description states. */
+const STATED_DEFAULT = /\bdefaults?\s*(?:value\s*)?(?:is|:|=|to|of)?\s*(?:'([^'\n]*)'|"([^"\n]*)"|(-?\d+(?:\.\d+)?)(?![\w.-]*\d)|(true|false)\b)/i;
+
+/**
+ * The default a required field's description states, as a value its schema takes: a number for a number
+ * field, a boolean for a boolean one, a quoted string (or an enum member) for a string one. A default
+ * told only in words ("today", "all fields") is no value.
+ */
+export function statedDefault(field: SchemaField): unknown {
+  const description = typeof field.schema.description === 'string' ? field.schema.description : '';
+  const m = STATED_DEFAULT.exec(description);
+  if (!m) return undefined;
+  const [, single, double, number, flag] = m;
+  const types = typesOf(field.schema);
+  const enumeration = Array.isArray(field.schema.enum) ? field.schema.enum : undefined;
+  if (number !== undefined && (types.includes('integer') ? Number.isInteger(Number(number)) : types.includes('number'))) return Number(number);
+  if (flag !== undefined && types.includes('boolean')) return flag.toLowerCase() === 'true';
+  const quoted = single ?? double;
+  if (quoted !== undefined && types.includes('string') && (!enumeration || enumeration.includes(quoted))) return quoted;
+  return undefined;
+}

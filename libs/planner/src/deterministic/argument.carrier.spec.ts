@@ -12,4 +12,18 @@ describe('carriedOver', () => {
     expect(carriedOver('the quick ratio of Globex', 'company_name', earlier)).toEqual([]);
     expect(carriedOver('the same again', 'ticker', earlier)).toEqual([]);
   });
+
+  it('reads a definite noun phrase as a reference when an earlier part spoke of that noun, and "he" as one', () => {
+    const motion = [[{ initial_velocity: 20, time: 6 }]];
+    const before = 'the final velocity of a moving object given initial velocity of 20 m/s and time of 6 seconds';
+    expect(carriedOver('compute the total distance covered by the object', 'initial_velocity', motion, { before })).toEqual([20]);
+    expect(carriedOver('compute the total distance covered by the car', 'initial_velocity', motion, { before })).toEqual([]);
+    expect(carriedOver('the nature of the offenses he committed', 'criminal_name', [[{ criminal_name: 'John Doe' }]])).toEqual(['John Doe']);
+  });
+
+  it('carries a list only into a field that takes one', () => {
+    const points = [[{ data: [3, 4, 5] }]];
+    expect(carriedOver('the mode for these points', 'data', points, { list: true })).toEqual([[3, 4, 5]]);
+    expect(carriedOver('the mode for these points', 'data', points)).toEqual([]);
+  });
 });

@@ -1,7 +1,16 @@
-import { nameWords, stem } from '../arguments/text-span.util';
+import { contentWords, nameWords, stem } from '../arguments/text-span.util';
 
-/** Words that send a request back to what was said before: "for the same duration", "and its debt ratio too". */
-const BACK_REFERENCE = /\b(?:same|it|its|them|their|there|that one|these|those|as well|too)\b/i;
+/** Words that send a request back to what was said before: "for the same duration", "and its debt ratio too", "the offenses he committed". */
+const BACK_REFERENCE = /\b(?:same|it|its|them|their|there|that one|these|those|as well|too|he|she|him|her|his|hers)\b/i;
+/** "the object", "this car": a definite noun phrase, which refers back when an earlier part spoke of the same noun. */
+const DEFINITE = /\b(?:the|this|that)\s+(\p{L}+)\b/giu;
+
+/** True when the words refer back to what was said before them. */
+function refersBack(subGoal: string, before: string): boolean {
+  if (BACK_REFERENCE.test(subGoal)) return true;
+  const said = new Set(contentWords(before));
+  return [...subGoal.matchAll(DEFINITE)].some((m) => contentWords(m[1]).some((word) => said.has(word)));
+}
 /** Name words that say what kind of value a field holds, not what it is about. */
 const GENERIC = new Set(['name', 'id', 'value', 'type', 'the', 'of', 'number', 'num', 'input', 'param']);
 
@@ -10,6 +19,13 @@ const about = (field: string) =>
     .map(stem)
     .filter((w) => !GENERIC.has(w) && !/^\d+$/.test(w));
 
+export interface CarryOptions {
+  /** The text of the earlier steps: a definite noun phrase refers back to a noun said there ("a moving object" … "the object"). */
+  before?: string;
+  /** The field takes a list: an earlier step's list value is carried whole. */
+  list?: boolean;
+}
+
 /**
  * The values an earlier step was given for the same thing a later step lacks, when the later step's
  * words refer back ("the interest coverage ratio for the same duration" after "the sales growth of XYZ
@@ -17,8 +33,8 @@ const about = (field: string) =>
  * per item of a list): a step run for 1900 and 1950 gives "these years" both. Nearest step first; empty
  * when the words do not refer back or no earlier field is about the same thing.
  */
-export function carriedOver(subGoal: string, field: string, earlier: Record<string, unknown>[][]): unknown[] {
-  if (!BACK_REFERENCE.test(subGoal)) return [];
+export function carriedOver(subGoal: string, field: string, earlier: Record<string, unknown>[][], options: CarryOptions = {}): unknown[] {
+  if (!refersBack(subGoal, options.before ?? '')) return [];
   const wanted = about(field);
   if (wanted.length === 0) return [];
   const same = (name: string) => {
@@ -29,7 +45,8 @@ export function carriedOver(subGoal: string, field: string, earlier: Record<stri
     const name = Object.keys(calls[0] ?? {}).find(same);
     if (name === undefined) continue;
     const values = calls.map((args) => args[name]);
-    if (values.some((v) => v === undefined || (typeof v === 'object' && v !== null))) continue;
+    // Only a list field takes a list; an object is never carried (it was built for its own tool).
+    if (values.some((v) => v === undefined || (typeof v === 'object' && v !== null && !(options.list && Array.isArray(v))))) continue;
     return values.filter((v, i) => values.findIndex((w) => JSON.stringify(w) === JSON.stringify(v)) === i);
   }
   return [];

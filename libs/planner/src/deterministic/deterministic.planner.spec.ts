@@ -288,6 +288,47 @@ describe('DeterministicPlanner', () => {
     });
   });
 
+  describe('parts that complete or repeat a step', () => {
+    const lawsuits = candidate('law/lawsuits', 'List lawsuits filed against a company', 1, {
+      input: object({ company_name: { type: 'string', description: 'The name of the company.' }, year: { type: 'integer', description: 'The year the cases were filed.' } }, ['company_name', 'year']),
+    });
+    const data = object({ data: { type: 'array', items: { type: 'number' }, description: 'The data points.' } }, ['data']);
+    const median = candidate('stats/median', 'Median of data points', 1, { input: data });
+    const variance = candidate('stats/variance', 'Variance of data points', 2, { input: data });
+    const mode = candidate('stats/mode', 'Mode of data points', 3, { input: data });
+    const real = new DeterministicPlanner();
+
+    it('makes one call per sub-goal when sub-goals that chose one tool give it different values, sharing the rest', async () => {
+      const plan = await real.plan(task("List all cases against a company named 'Dara Inc' filed in 2019. Also list cases filed in 2018 against the same company."), [lawsuits], principal);
+      expect(plan.decision).toBe('USE_TOOLS');
+      expect(plan.steps.map((s) => s.arguments)).toEqual([
+        { company_name: 'Dara Inc', year: 2019 },
+        { company_name: 'Dara Inc', year: 2018 },
+      ]);
+    });
+
+    it('keeps one call when the sub-goals add to each other', async () => {
+      const plan = await real.plan(task("List all cases against a company named 'Dara Inc'. Also list the ones filed in 2019."), [lawsuits], principal);
+      expect(plan.steps.map((s) => s.arguments)).toEqual([{ company_name: 'Dara Inc', year: 2019 }]);
+    });
+
+    it('gives every part of a coordination the words after its last part, and "these points" what an earlier step had', async () => {
+      const plan = await real.plan(task('Determine the median and variance for the data points 3,4,5,2,8,5. Also determine the mode for these points.'), [median, variance, mode], principal);
+      expect(plan.decision).toBe('USE_TOOLS');
+      expect(plan.steps.map((s) => [s.tool, s.arguments])).toEqual([
+        ['stats/median@1.0.0', { data: [3, 4, 5, 2, 8, 5] }],
+        ['stats/variance@1.0.0', { data: [3, 4, 5, 2, 8, 5] }],
+        ['stats/mode@1.0.0', { data: [3, 4, 5, 2, 8, 5] }],
+      ]);
+    });
+
+    it('does not hand a step the values of a later part that is about something else', async () => {
+      const plan = await real.plan(task('Find the median and the lawsuits filed in 2018 against Dara Inc'), [median, lawsuits], principal);
+      expect(plan.decision).toBe('CLARIFY');
+      expect(plan.missing?.map((m) => [m.tool, m.path])).toEqual([['stats/median@1.0.0', '/data']]);
+    });
+  });
+
   it('splits one sentence into one step per tool when its coordinated parts each name a different tool', async () => {
     const pair = object({ a: { type: 'integer', description: 'First number.' }, b: { type: 'integer', description: 'Second number.' } }, ['a', 'b']);
     const gcd = candidate('math/gcd', 'Greatest common divisor of two integers', 1, { input: pair });

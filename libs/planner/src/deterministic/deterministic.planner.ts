@@ -8,6 +8,7 @@ import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanS
 import { Planner } from '../planning/planner.port';
 import { carriedOver } from './argument.carrier';
 import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
+import { spreadParts } from './part.spreader';
 import { CERTAIN, matchConfidence, noMatchConfidence, planConfidence, replacementConfidence, UNABLE, UNDECIDED } from './plan.confidence';
 import { coordinatedParts, namesByName, namesTheTool, saysWholeName } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
@@ -53,13 +54,13 @@ export interface CompanionOptions {
 export const DEFAULT_SCHEMA_FIT_BAND = 0.7;
 
 /**
- * True when a fill gave every required field a value (none missing or ambiguous), or, for a schema
+ * True when a fill gave every required field a value from the words (none missing, ambiguous or defaulted), or, for a schema
  * that requires nothing, at least one field: the step could run as the text states it.
  */
 export function fillsCompletely(schema: JsonSchema, fill: FilledArguments): boolean {
   const required = requiredOf(schema);
   if (required.length === 0) return Object.keys(fill.arguments).length > 0;
-  const unsure = new Set([...(fill.missing ?? []), ...(fill.ambiguous ?? [])].map((f) => f.path.replace(/^\//, '')));
+  const unsure = new Set([...[...(fill.missing ?? []), ...(fill.ambiguous ?? [])].map((f) => f.path.replace(/^\//, '')), ...(fill.defaulted ?? [])]);
   const first = { ...fill.arguments, ...fill.each?.[0] };
   return required.every((field) => first[field] !== undefined && !unsure.has(field));
 }
@@ -83,6 +84,12 @@ const memoryKey = (tenant: string, planId: string) => `${tenant}\n${planId}`;
 interface Draft {
   id: string;
   subGoal: string;
+  /** The parts after this one of the sentence it was split from ("the median and the variance of 3, 4, 5"): they may complete it. */
+  following?: string[];
+  /** Parts of the task that need no tool of their own and follow this step (or precede the first): they may complete it. */
+  details?: string[];
+  /** The sub-goals this step serves when several chose its tool, in text order. */
+  parts?: string[];
   position: number;
   candidate: PlanningCandidate;
   reason: string;
@@ -101,6 +108,8 @@ interface PlanMemory {
 const stepTool = (c: PlanningCandidate) => `${c.id}@${c.version}`;
 
 const requiredOf = (schema: JsonSchema): string[] => (Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+
+const fieldTakesList = (schema: JsonSchema, field: string): boolean => (schema.properties as Record<string, { type?: unknown }> | undefined)?.[field]?.type === 'array';
 
 const propertyDescription = (schema: JsonSchema, field: string): string | undefined => {
   const description = (schema.properties as Record<string, { description?: unknown }> | undefined)?.[field]?.description;
@@ -291,11 +300,11 @@ export class DeterministicPlanner extends Planner {
    * parts that name none ("96 and 128") stay with the part before them.
    */
   private async splitByTools(subGoals: SubGoal[], pool: PlanningCandidate[]): Promise<SubGoal[]> {
-    const out: string[] = [];
+    const out: { text: string; following?: string[] }[] = [];
     for (const goal of subGoals) {
       const parts = coordinatedParts(goal.text);
       if (parts.length < 2) {
-        out.push(goal.text);
+        out.push({ text: goal.text });
         continue;
       }
       // Words decide here (a part names its tool or not), so the parts are ranked without embedding them.
@@ -311,15 +320,18 @@ export class DeterministicPlanner extends Planner {
         if (current && (!named || named === current.tool)) current.end = part.end;
         else groups.push({ tool: named ?? '', start: part.start, end: part.end });
       });
-      if (groups.length < 2 || groups.some((g) => g.tool === '') || new Set(groups.map((g) => g.tool)).size < groups.length) out.push(goal.text);
-      else out.push(...groups.map((g) => goal.text.slice(g.start, g.end).trim()));
+      if (groups.length < 2 || groups.some((g) => g.tool === '') || new Set(groups.map((g) => g.tool)).size < groups.length) out.push({ text: goal.text });
+      else {
+        const texts = groups.map((g) => goal.text.slice(g.start, g.end).trim());
+        out.push(...texts.map((text, i) => ({ text, following: texts.slice(i + 1) })));
+      }
     }
-    return out.map((text, index) => ({ index, text }));
+    return out.map((goal, index) => ({ index, ...goal }));
   }
 
   private async chooseTools(subGoals: SubGoal[], ranked: ToolMatch[][], notes: string[], context: ArgumentFillContext): Promise<Draft[]> {
     const drafts: Draft[] = [];
-    const idle: string[] = [];
+    const idle: { text: string; position: number }[] = [];
     for (const [g, goal] of subGoals.entries()) {
       // No default score alone decides: a close score for a tool the text never names is no match, a low one
       // for a tool it names is a match. A minScore the operator set is a floor all the same.
@@ -332,13 +344,14 @@ export class DeterministicPlanner extends Planner {
       const top = ranked[g][0];
       const named = names(top);
       if (!top || (this.options.minScore !== undefined && top.score < this.minScore) || !(funnelAgrees(top) || named || (await this.fillsTyped(goal.text, top, context)))) {
-        idle.push(goal.text);
+        idle.push({ text: goal.text, position: g });
         continue;
       }
       const { match: best, note } = await this.preferFillable(goal.text, ranked[g], context);
       if (note) notes.push(note);
       const same = drafts.find((d) => d.candidate.id === best.candidate.id);
       if (same) {
+        same.parts = [...(same.parts ?? [same.subGoal]), goal.text];
         same.subGoal = `${same.subGoal}; ${goal.text}`;
         continue;
       }
@@ -346,6 +359,7 @@ export class DeterministicPlanner extends Planner {
       drafts.push({
         id: `s${drafts.length + 1}`,
         subGoal: goal.text,
+        following: goal.following,
         position: g,
         candidate: best.candidate,
         reason: `best fit for ${quote(goal.text)} (score ${best.score.toFixed(2)}${evidence})`,
@@ -353,7 +367,12 @@ export class DeterministicPlanner extends Planner {
         confidence: matchConfidence(best, ranked[g], this.minScore, named),
       });
     }
-    if (drafts.length > 0 && idle.length > 0) notes.push(`no tool needed for ${idle.map((t) => quote(t, 50)).join(', ')}`);
+    if (drafts.length > 0 && idle.length > 0) notes.push(`no tool needed for ${idle.map((t) => quote(t.text, 50)).join(', ')}`);
+    // "Who discovered the neutron? Give me detail information.": a part that needs no tool of its own says more about the step before it.
+    for (const part of idle) {
+      const owner = [...drafts].reverse().find((d) => d.position < part.position) ?? drafts[0];
+      if (owner) owner.details = [...(owner.details ?? []), part.text];
+    }
     return drafts;
   }
 
@@ -474,19 +493,35 @@ export class DeterministicPlanner extends Planner {
       const links = linksOf[j];
       const bound: Record<string, unknown> = Object.fromEntries(links.map((l) => [l.input, bindingTo(l.fromStep, l.outputPath)]));
       const fill = this.options.fillArguments ?? fillArguments;
-      const result = await fill(draft.subGoal, descriptor.inputSchema, { ...context, given: bound, tool: { name: descriptor.name, description: descriptor.description } });
+      const fillContext = { ...context, given: bound, tool: { name: descriptor.name, description: descriptor.description } };
+      const result = (await this.fillByParts(draft, fillContext)) ?? (await fill(draft.subGoal, descriptor.inputSchema, fillContext));
       const { arguments: filled, each } = result;
       let guessed = result.guessed ?? [];
+      // A stated default holds only where nothing the words say gives the field.
+      let defaulted = result.defaulted ?? [];
+      for (const [field, value] of Object.entries(await this.sharedComplement(draft, { ...filled, ...each?.[0], ...bound }, [...guessed, ...defaulted], fillContext))) {
+        filled[field] = value;
+        guessed = guessed.filter((g) => g !== field);
+        defaulted = defaulted.filter((d) => d !== field);
+        notes.push(`${field} of ${draft.candidate.id} read from the words it shares with the next part (${quote(draft.subGoal, 40)} is completed by what follows it)`);
+      }
       // A listed value ("for 5, 10 and 15") is one call per item, unless a later step reads this one's output.
       let copies: (Record<string, unknown> | undefined)[] = each && each.length > 1 && !consumed.has(draft.id) ? each : [undefined];
       // What the words refer back to ("for the same duration", "in these years") comes from the earlier steps,
       // before any guess from the words left over.
       for (const field of requiredOf(descriptor.inputSchema)) {
-        if ({ ...filled, ...copies[0], ...bound }[field] !== undefined && !guessed.includes(field)) continue;
-        const carried = carriedOver(draft.subGoal, field, callsOf(steps, drafts.slice(0, j)));
+        if ({ ...filled, ...copies[0], ...bound }[field] !== undefined && !guessed.includes(field) && !defaulted.includes(field)) continue;
+        const carried = carriedOver(draft.subGoal, field, callsOf(steps, drafts.slice(0, j)), {
+          before: drafts
+            .slice(0, j)
+            .map((d) => d.subGoal)
+            .join(' '),
+          list: fieldTakesList(descriptor.inputSchema, field),
+        });
         if (carried.length === 0) continue;
         notes.push(`${field} of ${draft.candidate.id} carried over from an earlier step (${quote(draft.subGoal, 40)} refers back to it)`);
         guessed = guessed.filter((g) => g !== field);
+        defaulted = defaulted.filter((d) => d !== field);
         delete filled[field];
         copies = carried.length > 1 && copies.length === 1 && !consumed.has(draft.id) ? carried.map((value) => ({ ...copies[0], [field]: value })) : copies.map((c) => ({ ...c, [field]: carried[0] }));
       }
@@ -499,7 +534,7 @@ export class DeterministicPlanner extends Planner {
       }
       const args: Record<string, unknown> = { ...filled, ...copies[0], ...bound };
       const required = requiredOf(descriptor.inputSchema);
-      const fromText = required.filter((field) => ({ ...filled, ...copies[0] })[field] !== undefined && !guessed.includes(field));
+      const fromText = required.filter((field) => ({ ...filled, ...copies[0] })[field] !== undefined && !guessed.includes(field) && !defaulted.includes(field));
       if (required.length > 0 && fromText.length === 0 && bound[required[0]] === undefined && this.fitsWeakly(draft)) unasked.push(draft);
       const dependsOn = new Set(links.map((l) => l.fromStep));
       // The graph links a step to the nearest earlier step it is known to follow.
@@ -566,6 +601,39 @@ export class DeterministicPlanner extends Planner {
         'USE_TOOLS',
       ),
     };
+  }
+
+  /**
+   * "Determine the median and variance for 3, 4, 5": the words after the last part of a coordination belong to
+   * every part. A required field this step's own words leave open (or only guess, or default) takes the value its text
+   * gives together with the parts after it, nearest first, unless that reading is unsure or a guess too.
+   */
+  private async sharedComplement(draft: Draft, args: Record<string, unknown>, guessed: string[], context: ArgumentFillContext): Promise<Record<string, unknown>> {
+    const schema = draft.candidate.descriptor.inputSchema;
+    let open = requiredOf(schema).filter((field) => args[field] === undefined || guessed.includes(field));
+    const found: Record<string, unknown> = {};
+    const fill = this.options.fillArguments ?? fillArguments;
+    const readings = [
+      ...(draft.following ?? []).map((_, n) => [draft.subGoal, ...(draft.following ?? []).slice(0, n + 1)].join(' and ')),
+      ...(draft.details ?? []).map((detail) => `${draft.subGoal.replace(/[.!?\s]*$/, '')}. ${detail}`),
+    ];
+    for (const words of readings) {
+      if (open.length === 0) break;
+      const joined = await fill(words, schema, context);
+      const unsure = new Set([...(joined.guessed ?? []), ...(joined.defaulted ?? []), ...(joined.ambiguous ?? []).map((a) => a.path.slice(1))]);
+      for (const field of open) if (joined.arguments[field] !== undefined && !unsure.has(field) && joined.each === undefined) found[field] = joined.arguments[field];
+      open = open.filter((field) => !(field in found));
+    }
+    return found;
+  }
+
+  /** One call per sub-goal when the sub-goals that chose this step's tool give it different values (see `spreadParts`). */
+  private async fillByParts(draft: Draft, context: ArgumentFillContext): Promise<FilledArguments | undefined> {
+    if (!draft.parts || draft.parts.length < 2) return undefined;
+    const schema = draft.candidate.descriptor.inputSchema;
+    const fill = this.options.fillArguments ?? fillArguments;
+    const fills = await Promise.all(draft.parts.map((part) => fill(part, schema, context)));
+    return spreadParts(fills, requiredOf(schema));
   }
 
   /** The matcher's score of the draft's own tool for its sub-goal (0 when it was not ranked, e.g. added from the graph). */

@@ -6,6 +6,8 @@ export interface SubGoal {
   /** 0-based position in the task: the text order. */
   index: number;
   text: string;
+  /** When the goal is one part of a coordination split by tools, the parts after it in text order. */
+  following?: string[];
 }
 
 export interface SplitResult {

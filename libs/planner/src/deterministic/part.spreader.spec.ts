@@ -1,0 +1,43 @@
+import { spreadParts } from './part.spreader';
+
+describe('spreadParts', () => {
+  const required = ['company', 'year'];
+
+  it('starts a call where a part gives a field another value, and fills each call from the nearest one', () => {
+    const spread = spreadParts([{ arguments: { company: 'Dara', year: 2019 } }, { arguments: { year: 2018 } }], required);
+    expect(spread?.each).toEqual([
+      { company: 'Dara', year: 2019 },
+      { company: 'Dara', year: 2018 },
+    ]);
+    expect(spread?.arguments).toEqual({ company: 'Dara' });
+  });
+
+  it('keeps parts that add to each other as one call (undefined: fill them as one text)', () => {
+    expect(spreadParts([{ arguments: { company: 'Dara' } }, { arguments: { year: 2018 } }], required)).toBeUndefined();
+    expect(spreadParts([{ arguments: { company: 'Dara', year: 2019 } }, { arguments: { year: 2019 } }], required)).toBeUndefined();
+  });
+
+  it('merges a part with nothing new into the call before it', () => {
+    const spread = spreadParts([{ arguments: { company: 'Dara', year: 2019 } }, { arguments: {} }, { arguments: { year: 2020 } }], required);
+    expect(spread?.each).toHaveLength(2);
+  });
+
+  it('never lets a guessed or defaulted value start a call', () => {
+    expect(spreadParts([{ arguments: { company: 'Dara', year: 2019 } }, { arguments: { company: 'instead', year: 2019 }, guessed: ['company'] }], required)).toBeUndefined();
+    expect(spreadParts([{ arguments: { company: 'Dara', year: 2019 } }, { arguments: { company: 'Dara', year: 10 }, defaulted: ['year'] }], required)).toBeUndefined();
+  });
+
+  it('gives up when a part is unsure of a required field, or a call would lack one', () => {
+    expect(spreadParts([{ arguments: { company: 'Dara', year: 2019 } }, { arguments: { year: 2018 }, ambiguous: [{ path: '/company', options: ['A', 'B'] }] }], required)).toBeUndefined();
+    expect(spreadParts([{ arguments: { year: 2019 } }, { arguments: { year: 2018 } }], required)).toBeUndefined();
+  });
+
+  it("expands a part's own list within its call", () => {
+    const spread = spreadParts([{ arguments: { company: 'Dara', year: 2019 } }, { arguments: { company: 'Acme' }, each: [{ year: 2018 }, { year: 2017 }] }], required);
+    expect(spread?.each).toEqual([
+      { company: 'Dara', year: 2019 },
+      { company: 'Acme', year: 2018 },
+      { company: 'Acme', year: 2017 },
+    ]);
+  });
+});
