@@ -1,5 +1,5 @@
 // Numbers, currencies and units: the amounts a task writes and what they are measured in.
-import { countedHead, countedNameWords, type Filling, fieldScore, shareListScores } from './filling.state';
+import { countedHead, countedNameWords, type Filling, fieldScore, joinedAsList, shareListScores } from './filling.state';
 import { extractCurrencies, extractUnits, type NumberMention } from './number.extractor';
 import { fieldFamily, type SchemaField } from './schema.fields';
 import { contentWords, escapeRegExp, stem, wordMatches } from './text-span.util';
@@ -184,9 +184,22 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
     const rivals = pairs.filter((p) => p.field === pair.field && p.score === pair.score && !taken.has(p.mention) && p.value !== pair.value);
     done.add(pair.field);
     if (rivals.length > 0) {
-      const options = [pair, ...rivals].sort((a, b) => a.mention.start - b.mention.start);
+      // Once the field has rival values, every free number written like them is one too: "the president in 1980
+      // and 2016, and the vice president in 1975 and 2011" gives four years, whatever words sit nearer which.
+      // Not a number the words point at another field more than at this one ("a base of 10 and a height of 5").
+      const bestFieldScore = (mention: NumberMention) => Math.max(...pairs.filter((p) => p.mention === mention).map((p) => p.score));
+      // And only an item of a list of its own: a lone "for 10 years" beside "the first 2, 3 and 5 years" is context.
+      const listed = (mention: NumberMention) =>
+        numbers.some((other) => other !== mention && writtenAlike(other, mention) && joinedAsList(state.text, other.start < mention.start ? [other, mention] : [mention, other]));
+      const alikeRivals = pairs.filter(
+        (p) =>
+          p.field === pair.field &&
+          !taken.has(p.mention) &&
+          (p.score === pair.score || (p.score > 0 && writtenAlike(p.mention, pair.mention) && p.score >= bestFieldScore(p.mention) && listed(p.mention))),
+      );
+      const options = alikeRivals.filter((p, i) => alikeRivals.findIndex((q) => q.value === p.value) === i).sort((a, b) => a.mention.start - b.mention.start);
       // Every mention keeps its place, a value written twice too ("c = 3 … c = 3"): each may be its own call's.
-      const mentions = pairs.filter((p) => p.field === pair.field && p.score === pair.score && !taken.has(p.mention)).sort((a, b) => a.mention.start - b.mention.start);
+      const mentions = [...alikeRivals].sort((a, b) => a.mention.start - b.mention.start);
       state.ambiguous(
         pair.field,
         options.map((o) => o.value),
@@ -324,4 +337,10 @@ export function fillRestStart(state: Filling, fields: SchemaField[]): void {
     state.fill.arguments[field.name] = 0;
     state.fill.evidence[field.name] = rest[0];
   }
+}
+
+/** Two numbers written the same way: amounts of one quantity or currency (or bare), both years or neither, both counting or neither. */
+function writtenAlike(a: NumberMention, b: NumberMention): boolean {
+  const year = (m: NumberMention) => Number.isInteger(m.value) && m.value >= 1000 && m.value <= 2999 && m.digits.end - m.digits.start === 4;
+  return a.unit?.quantity === b.unit?.quantity && a.currency?.code === b.currency?.code && year(a) === year(b) && !a.counts === !b.counts;
 }

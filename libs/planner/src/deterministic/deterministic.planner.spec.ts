@@ -288,6 +288,30 @@ describe('DeterministicPlanner', () => {
     });
   });
 
+  describe('the funnel backs a sub-goal', () => {
+    const search = candidate('flight/search', 'Search flights between two cities on a date', 1);
+    const change = candidate('flight/change', 'Change a booked flight ticket to another date', 2);
+    const weather = candidate('weather/now', 'Current weather in a city', 3);
+    const hotel = candidate('hotel/book', 'Book a hotel room', 4);
+    const availability = candidate('flight/seat_map', 'Check what seats are available for selection on a flight', 5);
+    const pool = [search, change, weather, hotel, availability];
+    const real = new DeterministicPlanner();
+    const text = 'I need to change my flight ticket to March 25th. Please help me check what flights are available for selection.';
+
+    it("replaces a sub-goal's best fit the funnel ranks far down for the whole task with the funnel's pick that still fits", async () => {
+      const plan = await real.plan(task(text), pool, principal);
+      expect(toolsOf(plan)).toEqual(['flight/change@1.0.0', 'flight/search@1.0.0']);
+      expect(plan.explanation).toContain('which the retrieval funnel ranks 1');
+    });
+
+    it('keeps the best fit when the funnel ranks it high, or the text says its whole name', async () => {
+      const ranked = [availability, change, weather, hotel, search].map((c, i) => ({ ...c, rank: i + 1 }));
+      expect(toolsOf(await real.plan(task(text), ranked, principal))).toEqual(['flight/change@1.0.0', 'flight/seat_map@1.0.0']);
+      const named = await real.plan(task('I need to change my flight ticket to March 25th. Please show me the seat map with the seats available for selection.'), pool, principal);
+      expect(toolsOf(named)).toEqual(['flight/change@1.0.0', 'flight/seat_map@1.0.0']);
+    });
+  });
+
   describe('parts that complete or repeat a step', () => {
     const lawsuits = candidate('law/lawsuits', 'List lawsuits filed against a company', 1, {
       input: object({ company_name: { type: 'string', description: 'The name of the company.' }, year: { type: 'integer', description: 'The year the cases were filed.' } }, ['company_name', 'year']),

@@ -347,8 +347,9 @@ export class DeterministicPlanner extends Planner {
         idle.push({ text: goal.text, position: g });
         continue;
       }
-      const { match: best, note } = await this.preferFillable(goal.text, ranked[g], context);
+      const { match: fillable, note } = await this.preferFillable(goal.text, ranked[g], context);
       if (note) notes.push(note);
+      const best = this.funnelBacked(fillable, ranked[g], subGoals.length, drafts, saysWholeName(goal.text, fillable.candidate), notes);
       const same = drafts.find((d) => d.candidate.id === best.candidate.id);
       if (same) {
         same.parts = [...(same.parts ?? [same.subGoal]), goal.text];
@@ -374,6 +375,23 @@ export class DeterministicPlanner extends Planner {
       if (owner) owner.details = [...(owner.details ?? []), part.text];
     }
     return drafts;
+  }
+
+  /**
+   * In a task of several jobs, a sub-goal's words alone are a poor query ("check what is available"): a best fit
+   * the retrieval funnel ranks far down for the task as a whole, and whose whole name the text does not say, gives
+   * way to the funnel's best-ranked candidate not chosen yet that still fits the sub-goal somewhat.
+   */
+  private funnelBacked(best: ToolMatch, matches: ToolMatch[], jobs: number, drafts: Draft[], named: boolean, notes: string[]): ToolMatch {
+    const reach = Math.max(FUNNEL_REACH, jobs + 1);
+    if (jobs < 2 || named || best.candidate.rank <= reach) return best;
+    const chosen = new Set(drafts.map((d) => d.candidate.id));
+    const backed = matches.filter((m) => m.candidate.rank <= reach && !chosen.has(m.candidate.id) && m.score >= FUNNEL_FIT_SHARE * best.score).sort((a, b) => a.candidate.rank - b.candidate.rank)[0];
+    if (!backed) return best;
+    notes.push(
+      `for the sub-goal that fit ${best.candidate.id} best (ranked ${best.candidate.rank} for the whole task) chose ${backed.candidate.id}, which the retrieval funnel ranks ${backed.candidate.rank}`,
+    );
+    return backed;
   }
 
   /**
@@ -658,6 +676,14 @@ export class DeterministicPlanner extends Planner {
  * with nothing filled, the fit is the only evidence that the request is for it.
  */
 const UNASKED_FIT = 1.5;
+
+/**
+ * How far down the funnel's ranking for the whole task a sub-goal's best fit may be before the funnel's own pick
+ * replaces it, and how well (as a share of the best fit) that pick must still fit the sub-goal. Chosen on
+ * UltraTool's dev split (`eval plan --split dev`), with and without learned examples.
+ */
+const FUNNEL_REACH = 3;
+const FUNNEL_FIT_SHARE = 0.2;
 
 /** What a guessed argument leaves of a step's confidence (plan.confidence). */
 const GUESS_CONFIDENCE = 0.55;

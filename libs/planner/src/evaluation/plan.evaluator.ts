@@ -177,17 +177,19 @@ export async function evaluatePlanner(
     const gold = { nodes: sample.nodes, links: sample.links };
     const retrievalStarted = performance.now();
     const queries = [sample.request, ...splitSubGoals(sample.request).subGoals.map((g) => g.text)];
-    const best = new Map<string, { rank: number; score: number }>();
+    // Ranked as the server ranks them: the whole task's hits in the funnel's order, then what only a sub-goal found.
+    const best = new Map<string, { query: number; rank: number; score: number }>();
     for (const [q, query] of queries.entries()) {
       const { hits } = await retriever.search(query, Math.max(options.k, FLOOR_CHAIN_LENGTHS.at(-1) ?? 1), ALL_TOOLS);
       if (q === 0) for (const floor of floorScorers) floor.scorer.add(chainGraph(hits.slice(0, floor.k).map((h) => h.id)), gold, 0);
       for (const hit of hits.slice(0, options.k)) {
         const seen = best.get(hit.id);
-        if (!seen || hit.rank < seen.rank || (hit.rank === seen.rank && hit.fused > seen.score)) best.set(hit.id, { rank: hit.rank, score: hit.fused });
+        const mine = { query: Math.min(q, 1), rank: hit.rank, score: hit.fused };
+        if (!seen || mine.query < seen.query || (mine.query === seen.query && (hit.rank < seen.rank || (hit.rank === seen.rank && hit.fused > seen.score)))) best.set(hit.id, mine);
       }
     }
     const candidates = [...best]
-      .sort(([a, x], [b, y]) => x.rank - y.rank || y.score - x.score || a.localeCompare(b))
+      .sort(([a, x], [b, y]) => x.query - y.query || x.rank - y.rank || y.score - x.score || a.localeCompare(b))
       .map(([id, hit], r): PlanningCandidate => ({ ...(candidatesById.get(id) as PlanningCandidate), score: hit.score, rank: r + 1 }));
     retrievalLatencies.push(performance.now() - retrievalStarted);
     candidateCount += candidates.length;

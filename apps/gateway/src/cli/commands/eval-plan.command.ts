@@ -33,7 +33,8 @@ export function registerEvalPlanCommand(evaluation: Command): void {
     .action(evalPlan);
 }
 
-const CANDIDATE_METHOD = 'union of the retrieval funnel top-k for the whole task and for each sub-goal';
+const CANDIDATE_METHOD =
+  "union of the retrieval funnel top-k for the whole task and for each sub-goal, ranked as the server ranks them: the whole task's hits in funnel order, then those only a sub-goal found";
 const FLOOR_METHOD = `the retrieval funnel's top k for the whole task chained in rank order, best of k = ${FLOOR_CHAIN_LENGTHS.join(', ')}`;
 
 const floorJson = (floor: PlanFloor) => ({ k: floor.k, node_f1: floor.nodeF1, link_f1: floor.linkF1 });
