@@ -331,6 +331,33 @@ describe('DeterministicPlanner', () => {
       ]);
     });
 
+    it('lets a part that needs no tool complete the step before it, or ask for it again with a change', async () => {
+      const interval = candidate('stats/interval', 'Confidence interval for a sample mean', 1, {
+        input: object(
+          {
+            sample_mean: { type: 'number', description: 'The sample mean.' },
+            sample_size: { type: 'integer', description: 'The sample size.' },
+            detailed: { type: 'boolean', description: 'Whether to add detailed working.' },
+          },
+          ['sample_mean', 'sample_size'],
+        ),
+      });
+      const again = await real.plan(
+        task('Give me the confidence interval for a sample mean of 25 and a sample size of 50. And can you do the same for a sample size of 150 instead?'),
+        [interval],
+        principal,
+      );
+      expect(again.steps.map((s) => s.arguments)).toEqual([
+        { sample_mean: 25, sample_size: 50 },
+        { sample_mean: 25, sample_size: 150 },
+      ]);
+      const detail = await real.plan(task('Give me the confidence interval for a sample mean of 25 and a sample size of 50. Show me the detailed working.'), [interval], principal);
+      expect(detail.steps.map((s) => s.arguments)).toEqual([{ sample_mean: 25, sample_size: 50, detailed: true }]);
+      // A part that does not say it asks again never adds a call: "2 adults" is no sample size of its own.
+      const other = await real.plan(task('Give me the confidence interval for a sample mean of 25 and a sample size of 50. Then book a table for 2 people.'), [interval], principal);
+      expect(other.steps).toHaveLength(1);
+    });
+
     it('keeps one call when the sub-goals add to each other', async () => {
       const plan = await real.plan(task("List all cases against a company named 'Dara Inc'. Also list the ones filed in 2019."), [lawsuits], principal);
       expect(plan.steps.map((s) => s.arguments)).toEqual([{ company_name: 'Dara Inc', year: 2019 }]);

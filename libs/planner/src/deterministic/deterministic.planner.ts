@@ -86,10 +86,8 @@ interface Draft {
   subGoal: string;
   /** The parts after this one of the sentence it was split from ("the median and the variance of 3, 4, 5"): they may complete it. */
   following?: string[];
-  /** Parts of the task that need no tool of their own and follow this step (or precede the first): they may complete it. */
-  details?: string[];
   /** The sub-goals this step serves when several chose its tool, in text order. */
-  parts?: string[];
+  parts?: { text: string; repeats: boolean }[];
   position: number;
   candidate: PlanningCandidate;
   reason: string;
@@ -352,7 +350,7 @@ export class DeterministicPlanner extends Planner {
       const best = this.funnelBacked(fillable, ranked[g], subGoals.length, drafts, saysWholeName(goal.text, fillable.candidate), notes);
       const same = drafts.find((d) => d.candidate.id === best.candidate.id);
       if (same) {
-        same.parts = [...(same.parts ?? [same.subGoal]), goal.text];
+        same.parts = [...(same.parts ?? [{ text: same.subGoal, repeats: true }]), { text: goal.text, repeats: true }];
         same.subGoal = `${same.subGoal}; ${goal.text}`;
         continue;
       }
@@ -369,10 +367,14 @@ export class DeterministicPlanner extends Planner {
       });
     }
     if (drafts.length > 0 && idle.length > 0) notes.push(`no tool needed for ${idle.map((t) => quote(t.text, 50)).join(', ')}`);
-    // "Who discovered the neutron? Give me detail information.": a part that needs no tool of its own says more about the step before it.
+    // "Who discovered the neutron? Give me detail information.", "… And can you do the same for a sample size of 150?":
+    // a part that needs no tool of its own says more about the step before it, or asks for it again with a change.
     for (const part of idle) {
       const owner = [...drafts].reverse().find((d) => d.position < part.position) ?? drafts[0];
-      if (owner) owner.details = [...(owner.details ?? []), part.text];
+      if (!owner) continue;
+      // Only one that says it asks again ("the same but …", "… instead") may be a call of its own.
+      owner.parts = [...(owner.parts ?? [{ text: owner.subGoal, repeats: true }]), { text: part.text, repeats: ASKS_AGAIN.test(part.text) }];
+      owner.subGoal = `${owner.subGoal}; ${part.text}`;
     }
     return drafts;
   }
@@ -631,10 +633,7 @@ export class DeterministicPlanner extends Planner {
     let open = requiredOf(schema).filter((field) => args[field] === undefined || guessed.includes(field));
     const found: Record<string, unknown> = {};
     const fill = this.options.fillArguments ?? fillArguments;
-    const readings = [
-      ...(draft.following ?? []).map((_, n) => [draft.subGoal, ...(draft.following ?? []).slice(0, n + 1)].join(' and ')),
-      ...(draft.details ?? []).map((detail) => `${draft.subGoal.replace(/[.!?\s]*$/, '')}. ${detail}`),
-    ];
+    const readings = (draft.following ?? []).map((_, n) => [draft.subGoal, ...(draft.following ?? []).slice(0, n + 1)].join(' and '));
     for (const words of readings) {
       if (open.length === 0) break;
       const joined = await fill(words, schema, context);
@@ -650,7 +649,7 @@ export class DeterministicPlanner extends Planner {
     if (!draft.parts || draft.parts.length < 2) return undefined;
     const schema = draft.candidate.descriptor.inputSchema;
     const fill = this.options.fillArguments ?? fillArguments;
-    const fills = await Promise.all(draft.parts.map((part) => fill(part, schema, context)));
+    const fills = await Promise.all(draft.parts.map(async (part) => ({ ...(await fill(part.text, schema, context)), repeats: part.repeats })));
     return spreadParts(fills, requiredOf(schema));
   }
 
@@ -684,6 +683,9 @@ const UNASKED_FIT = 1.5;
  */
 const FUNNEL_REACH = 3;
 const FUNNEL_FIT_SHARE = 0.2;
+
+/** Words that say a part asks for a step again with a change. */
+const ASKS_AGAIN = /\b(?:same|again|instead|similar|similarly|likewise|repeat|another|too)\b/i;
 
 /** What a guessed argument leaves of a step's confidence (plan.confidence). */
 const GUESS_CONFIDENCE = 0.55;

@@ -5,6 +5,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /** The calls one part's fill asks for: one per listed item, else one. */
 const callsOf = (fill: FilledArguments): Record<string, unknown>[] => (fill.each && fill.each.length > 0 ? fill.each.map((item) => ({ ...fill.arguments, ...item })) : [fill.arguments]);
 
+/** A part's fill; `repeats: false` marks a part that may complete the call before it but never start one. */
+export type PartFill = FilledArguments & { repeats?: boolean };
+
 /** What a part says for sure: its values less the ones guessed from left-over words or taken from a stated default. */
 const sureOf = (fill: FilledArguments): Record<string, unknown> => {
   const guessed = new Set([...(fill.guessed ?? []), ...(fill.defaulted ?? [])]);
@@ -21,14 +24,15 @@ const conflicts = (a: Record<string, unknown>, b: Record<string, unknown>) => Ob
  * when no part starts a call, a part is unsure of a required field, or a call would still lack a
  * required field or repeat another.
  */
-export function spreadParts(fills: FilledArguments[], required: string[]): FilledArguments | undefined {
+export function spreadParts(fills: PartFill[], required: string[]): FilledArguments | undefined {
   if (fills.length < 2 || fills.some((f) => (f.ambiguous ?? []).some((a) => required.includes(a.path.slice(1))))) return undefined;
   const groups: { sure: Record<string, unknown>; fills: FilledArguments[] }[] = [];
   for (const fill of fills) {
     const sure = sureOf(fill);
     const current = groups.at(-1);
-    if (current && !conflicts(current.sure, sure)) {
-      Object.assign(current.sure, sure);
+    if (current && (!conflicts(current.sure, sure) || fill.repeats === false)) {
+      // A part that may only add to the call before it keeps none of the values it disagrees on.
+      for (const [name, value] of Object.entries(sure)) if (!(name in current.sure)) current.sure[name] = value;
       current.fills.push(fill);
     } else groups.push({ sure: { ...sure }, fills: [fill] });
   }

@@ -69,6 +69,17 @@ describe('splitSubGoals', () => {
     expect(isAction('I need information on flights to Oslo')).toBe(true);
     expect(isAction('what time is it in Tokyo')).toBe(true);
     expect(isAction('I was told the flight is late')).toBe(false);
+    // A polite question asks for whatever verb follows it, also after a lead-in phrase.
+    expect(isAction("Then, using the 'filter_list' function, can you filter out the fruits")).toBe(true);
+    expect(isAction('could you please tidy the list')).toBe(true);
+    expect(isAction('a shop you can trust')).toBe(false);
+  });
+
+  it('splits a list of polite questions into one step each', () => {
+    expect(texts("Given the list ['a', 'b'], can you first sort it? Then, using the 'filter_list' function, can you filter out the b's?")).toEqual([
+      "Given the list ['a', 'b'], can you first sort it",
+      "using the 'filter_list' function, can you filter out the b's",
+    ]);
   });
 
   it('splits a question from the action after it', () => {

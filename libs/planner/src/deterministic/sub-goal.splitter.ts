@@ -40,7 +40,9 @@ const ACTION_VERBS = new Set(
   postpone predict prepare print process provide purchase query read rearrange rebook recharge recommend record redeem refund
   register remind remit remove rename renew rent repair repay replace reply report request reschedule reserve reset retrieve
   return review save schedule search see select sell send set share show sign sort start stop submit subscribe summarize switch
-  take tell top track transfer translate turn understand unsubscribe update upgrade upload verify view withdraw write`.split(/\s+/),
+  take tell top track transfer translate turn understand unsubscribe update upgrade upload verify view withdraw write
+  use run execute perform evaluate solve measure determine describe explain assess simulate derive count sum multiply divide
+  subtract integrate differentiate rank reverse visualize draw plot`.split(/\s+/),
 );
 
 /** Connectives that always start a new step. */
@@ -67,10 +69,21 @@ const REQUEST = new Set('please need needs want wants like help kindly curious i
 /** A question asks for something to be found out: "what time is it in Tokyo". */
 const QUESTION = new Set('what how when where which who'.split(' '));
 
-/** True when the piece asks for something: a question, or an action verb or a request lead-in among its first words. */
+/**
+ * "can you filter …", "could you please tell …": a polite question asks for whatever verb follows it, also
+ * after a lead-in phrase ("Then, using the 'filter_list' function, can you filter …").
+ */
+const ASKED = /(?:^|[,;:]\s*)(?:can|could|would|will)\s+you\s+(?:please\s+)?[a-z]+/i;
+
+/** True when the piece asks for something: a polite question, a question word, or an action verb or a request lead-in among its first words. */
 export function isAction(text: string): boolean {
+  const trimmed = text.trim();
+  return ASKED.test(trimmed) || opensWithAction(trimmed);
+}
+
+function opensWithAction(text: string): boolean {
   let requested = false;
-  for (const [i, word] of text.trim().toLowerCase().split(/\s+/, 8).entries()) {
+  for (const [i, word] of text.toLowerCase().split(/\s+/, 8).entries()) {
     const bare = word.replace(/[^a-z]/g, '');
     if (ACTION_VERBS.has(bare) || (i === 0 && QUESTION.has(bare))) return true;
     if (!LEAD_IN.has(bare)) return requested && bare !== '';
