@@ -380,6 +380,26 @@ describe('DeterministicPlanner', () => {
     });
   });
 
+  it('splits one sentence by tools when a tool comes back, with a call for each of its parts', async () => {
+    const days = { type: 'integer', description: 'Number of days.' } as const;
+    const air = candidate('env/air_quality_forecast', 'Air quality forecast for a location', 1, {
+      input: object({ location: { type: 'string', description: 'The location.' }, days }, ['location', 'days']),
+    });
+    const weather = candidate('env/weather_forecast', 'Weather forecast for a location', 2, {
+      input: object({ location: { type: 'string', description: 'The location.' }, days }, ['location', 'days']),
+    });
+    const plan = await new DeterministicPlanner().plan(
+      task('Give me a 5-day air quality forecast for New York, a 7-day weather forecast for Los Angeles, and a 2-day air quality forecast for Beijing'),
+      [air, weather],
+      principal,
+    );
+    expect(plan.steps.map((s) => [s.tool, s.arguments])).toEqual([
+      ['env/air_quality_forecast@1.0.0', { location: 'New York', days: 5 }],
+      ['env/air_quality_forecast@1.0.0', { location: 'Beijing', days: 2 }],
+      ['env/weather_forecast@1.0.0', { location: 'Los Angeles', days: 7 }],
+    ]);
+  });
+
   it('splits one sentence into one step per tool when its coordinated parts each name a different tool', async () => {
     const pair = object({ a: { type: 'integer', description: 'First number.' }, b: { type: 'integer', description: 'Second number.' } }, ['a', 'b']);
     const gcd = candidate('math/gcd', 'Greatest common divisor of two integers', 1, { input: pair });
