@@ -521,7 +521,8 @@ export class DeterministicPlanner extends Planner {
       ),
     );
     const consumed = new Set(linksOf.flatMap((links) => links.map((l) => l.fromStep)));
-    /** Drafts the text gives none of the required values for, and fits only weakly. */
+    /** Drafts the text gives none of the required values for, and of those the ones it fits only weakly. */
+    const givesNothing: Draft[] = [];
     const unasked: Draft[] = [];
     for (const [j, draft] of drafts.entries()) {
       const descriptor = draft.candidate.descriptor;
@@ -570,7 +571,10 @@ export class DeterministicPlanner extends Planner {
       const args: Record<string, unknown> = { ...filled, ...copies[0], ...bound };
       const required = requiredOf(descriptor.inputSchema);
       const fromText = required.filter((field) => ({ ...filled, ...copies[0] })[field] !== undefined && !guessed.includes(field) && !defaulted.includes(field));
-      if (required.length > 0 && fromText.length === 0 && bound[required[0]] === undefined && this.fitsWeakly(draft)) unasked.push(draft);
+      if (required.length > 0 && fromText.length === 0 && bound[required[0]] === undefined) {
+        givesNothing.push(draft);
+        if (this.fitsWeakly(draft)) unasked.push(draft);
+      }
       const dependsOn = new Set(links.map((l) => l.fromStep));
       // The graph links a step to the nearest earlier step it is known to follow.
       for (let i = j - 1; i >= 0; i--) {
@@ -609,6 +613,22 @@ export class DeterministicPlanner extends Planner {
         steps: [],
         confidence: UNDECIDED,
         explanation: [`the text gives none of the values its closest tools need and fits them only loosely: ${weakest.join(', ')}`, ...notes].join('. '),
+      };
+    }
+    // "How do I find the angle of the force?", "the field at distance 'r' from a wire carrying current 'I'": a
+    // question about how something is done, or one whose values are symbols, asks for an explanation, not a call.
+    const howTo = HOW_TO.test(task.text) && givesNothing.length === drafts.length;
+    const symbolic = SYMBOLIC.test(task.text) && !/\d/.test(task.text) && missing.every((m) => numericField(drafts.find((d) => d.id === m.step)?.candidate.descriptor.inputSchema, m.path.slice(1)));
+    if (missing.length > 0 && (task.toolChoice ?? 'AUTO') === 'AUTO' && (howTo || symbolic)) {
+      return {
+        id,
+        decision: 'NO_MATCH',
+        steps: [],
+        confidence: UNDECIDED,
+        explanation: [
+          howTo ? 'the text asks how something is done and gives none of the values a tool would need' : 'the values the text gives are symbols, not values: it asks for a formula, not a calculation',
+          ...notes,
+        ].join('. '),
       };
     }
     if (missing.length > 0) {
@@ -702,6 +722,17 @@ const FUNNEL_FIT_SHARE = 0.2;
 /** How clearly (times the usual bar, and ahead of the next tool) a coordinated part must fit a tool it does not name to be a job of its own. Chosen on BFCL parallel-multiple and UltraTool dev. */
 const CLEAR_PART_FIT = 2;
 const CLEAR_PART_LEAD = 1.15;
+
+/** A question about how something is done ("How do I find …", "how to …"). */
+const HOW_TO = /^\W*(?:how\s+(?:do|does|can|could|should|would|might)\s+(?:i|we|you|one|someone|people)\b|how\s+to\b)/i;
+/** A quantity written as a symbol in quotes ('v', "t", 'theta'); it stands for a value only in a text that gives no number. */
+const SYMBOLIC = /(['"‘“])(?:[A-Za-z]|theta|alpha|beta|gamma|delta|omega|lambda|phi|sigma|mu|rho|tau)(['"’”])/i;
+
+/** True when the field takes a number (what a symbol in the text stands for). */
+function numericField(schema: JsonSchema | undefined, field: string): boolean {
+  const type = (schema?.properties as Record<string, { type?: unknown }> | undefined)?.[field]?.type;
+  return type === 'number' || type === 'integer';
+}
 
 /** Words that say a part asks for a step again with a change. */
 const ASKS_AGAIN = /\b(?:same|again|instead|similar|similarly|likewise|repeat|another|too)\b/i;
