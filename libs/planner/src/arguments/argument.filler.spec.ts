@@ -129,6 +129,12 @@ describe('fillArguments', () => {
     expect(fillArguments('two adults and a child, the cheaper one of the two', booking, context).arguments).toEqual({ adults: 2 });
   });
 
+  it('turns a flag on by its subject words, whatever verb the name puts before them', () => {
+    const route: JsonSchema = { type: 'object', properties: { consider_terrain: { type: 'boolean', description: 'Whether to account for terrain.' } } };
+    expect(fillArguments('the distance between New York and Boston, accounting for terrain', route, context).arguments).toEqual({ consider_terrain: true });
+    expect(fillArguments('the distance between New York and Boston, without terrain', route, context).arguments).toEqual({ consider_terrain: false });
+  });
+
   it('never reads "I\'m" or an ordinal opening a sentence as a name', () => {
     const person: JsonSchema = { type: 'object', properties: { scientist: { type: 'string', description: 'The scientist.' } }, required: ['scientist'] };
     expect(fillArguments("Second, I'm curious about a historical event.", person, context).arguments).toEqual({});

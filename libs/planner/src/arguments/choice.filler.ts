@@ -33,7 +33,29 @@ export function fillEnums(state: Filling, field: SchemaField): void {
 }
 
 /** Words of a flag's name that only say it is a flag or how it is asked for ("include_history", "want_year", "closed_status"). */
-const FLAG_WORDS = new Set(['is', 'use', 'should', 'enable', 'enabled', 'with', 'include', 'show', 'get', 'want', 'return', 'has', 'have', 'allow', 'need', 'status', 'flag', 'mode', 'option', 'do']);
+const FLAG_WORDS = new Set([
+  'is',
+  'consider',
+  'use',
+  'should',
+  'enable',
+  'enabled',
+  'with',
+  'include',
+  'show',
+  'get',
+  'want',
+  'return',
+  'has',
+  'have',
+  'allow',
+  'need',
+  'status',
+  'flag',
+  'mode',
+  'option',
+  'do',
+]);
 /** How far apart (in words) the words a flag names may be written: "with toll roads avoided" for avoid_tolls. */
 const FLAG_WINDOW = 5;
 

@@ -19,4 +19,14 @@ describe('matchEnum', () => {
   it('skips spans that are data', () => {
     expect(matchEnum("write 'append this' to a.txt", ['append'], [{ start: 6, end: 19, text: "'append this'" }])).toEqual([]);
   });
+
+  it('matches a value in the other number, and an underscored value by its words in order', () => {
+    expect(matchEnum('strength and weakness traits', ['strengths', 'weaknesses']).map((m) => m.value)).toEqual(['strengths', 'weaknesses']);
+    expect(matchEnum('price and ratings', ['price', 'rating']).map((m) => m.value)).toEqual(['price', 'rating']);
+    expect(matchEnum('avoiding highways and toll roads', ['tolls', 'highways', 'ferries']).map((m) => m.value)).toEqual(['highways', 'tolls']);
+    expect(matchEnum('the high and low temperatures and humidity', ['high_low_temperature', 'humidity']).map((m) => m.value)).toEqual(['high_low_temperature', 'humidity']);
+    // Short words and words ending in "ss"/"us" keep their one spelling: "bu" is no "bus", "clas" no "class".
+    expect(matchEnum('take the bu', ['bus'])).toEqual([]);
+    expect(matchEnum('first clas', ['class'])).toEqual([]);
+  });
 });

@@ -41,10 +41,14 @@ export function matchEnum(text: string, values: readonly unknown[], taken: Span[
     const spelled = String(value);
     // An all-capitals value ("GET", "HEAD") is a term of art only in capitals; "get" is a verb.
     const exactCase = /^[A-Z]{2,}$/.test(spelled);
-    const words = [spelled, ...(SYNONYMS[spelled] ?? [])];
-    if (spelled.includes('_')) words.push(spelled.replaceAll('_', ' '));
-    for (const word of words) {
-      const pattern = new RegExp(`(?<![\\w-])${escapeRegExp(word)}(?![\\w-])`, exactCase && word === spelled ? 'g' : 'gi');
+    const sources = [spelled, ...(SYNONYMS[spelled] ?? [])].map(escapeRegExp);
+    // "high_low_temperature": its words in order, joined by spaces, hyphens or "and" ("high and low temperatures").
+    const parts = spelled.split('_').filter((p) => p !== '');
+    if (parts.length > 1) sources.push(`${parts.map(escapeRegExp).join('(?:\\s+(?:and|&)\\s+|[\\s-]+)')}s?`);
+    // "strength and weakness" for "strengths", "weaknesses"; "ratings" for "rating".
+    if (!exactCase && /^[a-z]{4,}$/i.test(spelled)) sources.push(...inflections(spelled).map(escapeRegExp));
+    for (const [i, source] of sources.entries()) {
+      const pattern = new RegExp(`(?<![\\w-])${source}(?![\\w-])`, exactCase && i === 0 ? 'g' : 'gi');
       for (const m of text.matchAll(pattern)) {
         const span = { start: m.index, end: m.index + m[0].length, text: m[0] };
         if (taken.some((t) => overlaps(t, span))) continue;
@@ -54,4 +58,12 @@ export function matchEnum(text: string, values: readonly unknown[], taken: Span[
   }
   // A longer match hides the shorter ones inside it ("count distinct" is not also "count").
   return found.filter((f) => !found.some((g) => g !== f && g.start <= f.start && g.end >= f.end && g.end - g.start > f.end - f.start)).sort((a, b) => a.start - b.start);
+}
+
+/** The other number of a plain word: "strengths" → "strength", "weaknesses" → "weakness", "rating" → "ratings". */
+function inflections(word: string): string[] {
+  if (/(?:ss|us|is)$/i.test(word)) return [];
+  if (/(?:sses|xes|ches|shes)$/i.test(word)) return [word.slice(0, -2)];
+  if (/s$/i.test(word)) return [word.slice(0, -1)];
+  return [`${word}s`];
 }
