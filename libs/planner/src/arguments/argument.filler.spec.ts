@@ -129,6 +129,15 @@ describe('fillArguments', () => {
     expect(fillArguments('two adults and a child, the cheaper one of the two', booking, context).arguments).toEqual({ adults: 2 });
   });
 
+  it('reads a spelled count across modifiers into the field that counts its noun ("trait_count")', () => {
+    const traits: JsonSchema = {
+      type: 'object',
+      properties: { hobby: { type: 'string', description: 'The hobby.' }, trait_count: { type: 'integer', description: 'How many traits.' }, page_count: { type: 'integer', description: 'Pages.' } },
+    };
+    expect(fillArguments('three personality traits of people who like jogging', traits, context).arguments).toMatchObject({ trait_count: 3 });
+    expect(fillArguments('three personality traits of people who like jogging', traits, context).arguments.page_count).toBeUndefined();
+  });
+
   it('turns a flag on by its subject words, whatever verb the name puts before them', () => {
     const route: JsonSchema = { type: 'object', properties: { consider_terrain: { type: 'boolean', description: 'Whether to account for terrain.' } } };
     expect(fillArguments('the distance between New York and Boston, accounting for terrain', route, context).arguments).toEqual({ consider_terrain: true });

@@ -118,7 +118,8 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
         ? /^\s+(?!(?:is|was|has|does|of|as|and|or|but|to|for|in|on|at|by|with|from|that|which|who|whom|more|another|other|else|the|an?|per|plus|times|minus|less|than|way|thing)\b)([a-z]{3,})\b(?!['’-])/i.exec(
             text.slice(end, end + 24),
           )?.[1]
-        : /^\s+(?!(?:is|was|has|does|of|as|plus|times|minus|less|thus|this|his|its|us|yes|ours|yours|theirs)\b)([a-z]{2,}s)\b/i.exec(text.slice(end, end + 24))?.[1];
+        : // "three personality traits", "ten major historical events": up to two modifiers before the plural noun.
+          new RegExp(`^\\s+(?:(?!${NOT_COUNTED})[a-z-]{2,}\\s+){0,2}?(?!${NOT_COUNTED})([a-z]{2,}s)\\b`, 'i').exec(text.slice(end, end + 48))?.[1];
     const pointed = COUNT_POINTER.test(text.slice(0, m.index)) || text.charAt(end) === '-';
     const counts = pointed || noun !== undefined;
     // "which one", "a dozen ideas": without a unit, currency or pointer the word is prose.
@@ -143,6 +144,9 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
 }
 
 const LISTED = /^\s*(?:or|and|,|,\s*and|,\s*or)\s*$/i;
+/** Words after a spelled number that are no noun it counts ("four is …", "two of them", "three times"). */
+const NOT_COUNTED = '(?:is|was|has|does|of|as|and|or|to|in|on|at|by|for|with|from|plus|times|minus|less|thus|this|his|its|us|yes|ours|yours|theirs)\\b';
+
 const COUNTED_TIME = /\b(?:the|a|an|first|second|third|fourth|last|next|this|that|each|every|one|same)\s+$/i;
 const TARGET_WORDS = /(?:(?:^|\s)(?:to|into|in|from|as|per)\s+(?:the\s+)?|(?:→|->|=>|=\s*\?\s*)\s*)$/i;
 

@@ -151,7 +151,7 @@ export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaFi
       if (fit === undefined) continue;
       // "two nights" is the value of `num_nights` (the noun its name ends on); "two numbers" (number1,
       // number2) counts the fields themselves, "two notes" is no `first_note_frequency`.
-      if (mention.counts && (fieldFamily(field) !== field.name || !wordMatches(countedNameWords(field).at(-1) ?? '', stem(mention.counts)))) continue;
+      if (mention.counts && (fieldFamily(field) !== field.name || !wordMatches(countedNoun(field) ?? '', stem(mention.counts)))) continue;
       let score = fieldScore(state, field, mention) + fit;
       if (quantityField(field) && (mention.unit || mention.currency)) score += 3;
       if (quantityField(field) && !mention.unit && !mention.currency && all.some((g) => g.kind === 'unit') && numbers.some((n) => n.unit)) score -= 1;
@@ -343,4 +343,14 @@ export function fillRestStart(state: Filling, fields: SchemaField[]): void {
 function writtenAlike(a: NumberMention, b: NumberMention): boolean {
   const year = (m: NumberMention) => Number.isInteger(m.value) && m.value >= 1000 && m.value <= 2999 && m.digits.end - m.digits.start === 4;
   return a.unit?.quantity === b.unit?.quantity && a.currency?.code === b.currency?.code && year(a) === year(b) && !a.counts === !b.counts;
+}
+
+/** Name words that say a field is a count, not what it counts ("trait_count", "number_of_results"). */
+const COUNT_WORDS = new Set(['count', 'number', 'num', 'total', 'amount', 'quantity', 'limit', 'n', 'no']);
+
+/** The noun a count field counts: the last word of its name that is not a count word ("trait" of trait_count, "night" of num_nights). */
+function countedNoun(field: SchemaField): string | undefined {
+  return countedNameWords(field)
+    .filter((w) => !COUNT_WORDS.has(w) && !/^\d+$/.test(w))
+    .at(-1);
 }
