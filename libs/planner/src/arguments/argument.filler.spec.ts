@@ -129,6 +129,36 @@ describe('fillArguments', () => {
     expect(fillArguments('two adults and a child, the cheaper one of the two', booking, context).arguments).toEqual({ adults: 2 });
   });
 
+  it('pairs fields named in a list with the values listed after them, in order', () => {
+    const triangle: JsonSchema = {
+      type: 'object',
+      properties: { base: { type: 'number', description: 'The base.' }, height: { type: 'number', description: 'The height.' } },
+      required: ['base', 'height'],
+    };
+    expect(fillArguments('the area of a triangle given its base and height as 6cm and 10cm', triangle, context).arguments).toEqual({ base: 6, height: 10 });
+    expect(fillArguments('the area of a triangle given its height and base as 6cm and 10cm', triangle, context).arguments).toEqual({ height: 6, base: 10 });
+    // Without the fields named before the values, two plain numbers stay a question.
+    expect(fillArguments('the area of a triangle with 6cm and 10cm', triangle, context).ambiguous).toHaveLength(2);
+  });
+
+  it('reads an enum value written in quotes, and never gives a rate per year an amount of years', () => {
+    const report: JsonSchema = {
+      type: 'object',
+      properties: { patient_id: { type: 'string', description: 'The patient identifier.' }, status: { type: 'string', enum: ['in progress', 'concluded', 'draft'] } },
+      required: ['patient_id', 'status'],
+    };
+    expect(fillArguments("patient with id 546382, the report with the status 'concluded'", report, context).arguments).toEqual({ patient_id: '546382', status: 'concluded' });
+    const interest: JsonSchema = {
+      type: 'object',
+      properties: {
+        time: { type: 'integer', description: 'The time, in years, the money is invested for.' },
+        compounds_per_year: { type: 'integer', description: 'The number of times the interest is compounded per year.' },
+      },
+      required: ['time'],
+    };
+    expect(fillArguments('compounded yearly for 10 years', interest, context).arguments).toEqual({ time: 10 });
+  });
+
   it('reads a spelled count across modifiers into the field that counts its noun ("trait_count")', () => {
     const traits: JsonSchema = {
       type: 'object',

@@ -13,7 +13,7 @@ import { fillResidual } from './residual.filler';
 import { refusedArguments } from './schema.check';
 import { type SchemaField, schemaFields, statedDefault } from './schema.fields';
 import { fillEmail, fillExpression, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
-import { overlaps } from './text-span.util';
+import { overlaps, stem, wordMatches } from './text-span.util';
 
 /**
  * Fills a tool's arguments from a task's words by the tool's input schema: what each field wants
@@ -24,6 +24,7 @@ export function fillArguments(written: string, inputSchema: JsonSchema, context:
   const text = unquoted(written);
   const fields = schemaFields(inputSchema);
   const state = fillState(text, inputSchema, fields, context);
+  pairNamedLists(state, fields);
   spreadLists(state);
   const spread = spreadClauses(state, fields, (clause) => fillState(clause, inputSchema, fields, context));
   if (spread) return spread;
@@ -85,6 +86,33 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   const kept = guessed.filter((f) => f.name in state.fill.arguments || state.fill.ambiguous.some((a) => a.path === `/${f.name}`)).map((f) => f.name);
   if (kept.length > 0) state.fill.guessed = kept;
   return state;
+}
+
+/**
+ * "its base and height as 6cm and 10cm": fields named in a list, then as many values in a list that each of
+ * them could take, pair in order. Only when the fields compete for exactly those values, each field's name
+ * is written once before the first value, and the values are written as a list.
+ */
+function pairNamedLists(state: Filling, fields: SchemaField[]): void {
+  const rivals = state.fill.ambiguous;
+  if (rivals.length < 2) return;
+  const options = rivals[0].options.map((o) => JSON.stringify(o));
+  if (options.length !== rivals.length || rivals.some((a) => a.options.length !== options.length || a.options.some((o, i) => JSON.stringify(o) !== options[i]))) return;
+  const spans = [...(state.optionSpans.get(rivals[0].path) ?? [])].sort((a, b) => a.start - b.start);
+  if (spans.length !== options.length || !joinedAsList(state.text, spans)) return;
+  const firstValue = spans[0].start;
+  const named = rivals.map((a) => {
+    const field = fields.find((f) => `/${f.name}` === a.path);
+    const head = field?.nameWords.filter((w) => !/^\d+$/.test(w)).at(-1);
+    const at = state.words.filter((w) => w.end <= firstValue && head !== undefined && wordMatches(head, stem(w.word)));
+    return { field, at: at.length === 1 ? at[0].start : undefined };
+  });
+  if (named.some((n) => n.field === undefined || n.at === undefined)) return;
+  const ordered = [...named].sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
+  ordered.forEach(({ field }, k) => {
+    if (field) state.set(field, { value: rivals[0].options[k], span: spans[k] });
+  });
+  state.fill.ambiguous = [];
 }
 
 /**

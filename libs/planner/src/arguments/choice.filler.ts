@@ -10,7 +10,10 @@ const NEGATIONS = new Set(['no', 'not', 'without', "don't", 'dont', 'never', 'ex
 export function fillEnums(state: Filling, field: SchemaField): void {
   const list = field.kind === 'enum-list';
   const values = (list ? ((field.schema.items as JsonSchema).enum as unknown[]) : (field.schema.enum as unknown[])) ?? [];
-  const blocked = [...state.opaque, ...state.dates, ...state.used];
+  // Quoted text is data, except a quote that is one of the values itself ("with the status 'concluded'").
+  const named = new Set(values.map((v) => String(v).toLowerCase()));
+  const quotesAValue = (span: { text: string }) => named.has(span.text.replace(/^['"“‘]|['"”’]$/g, '').toLowerCase());
+  const blocked = [...state.opaque.filter((span) => !quotesAValue(span)), ...state.dates, ...state.used];
   let matches = matchEnum(state.text, values, blocked);
   if (list && matches.length === 0) {
     // "how many weeks" names the unit "weeks"; "in hours" too; the singular ("a day") as well.

@@ -86,6 +86,9 @@ function unitFit(field: SchemaField, mention: NumberMention): number | undefined
   }
   if (mention.kelvin !== undefined && aboutTemperature(field)) return 2.5;
   if (!unit) return 0;
+  // "10 years" is no `compounds_per_year`: a rate per year never takes an amount of years.
+  const per = field.nameWords.indexOf('per');
+  if (per >= 0 && field.nameWords.slice(per + 1).some((w) => wordMatches(w, stem(unit.text)))) return undefined;
   if (measuredIn(field, unit.text)) return 2.5;
   const quantity = namedQuantity(field);
   if (!quantity || !(unit.quantity in QUANTITY_NAMES)) return 0;
