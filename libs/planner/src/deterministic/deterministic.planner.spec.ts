@@ -416,6 +416,18 @@ describe('DeterministicPlanner', () => {
     ]);
   });
 
+  it('keeps a sentence that asks for nothing with the job after it, and still splits the jobs', async () => {
+    const pair = object({ a: { type: 'integer', description: 'First number.' }, b: { type: 'integer', description: 'Second number.' } }, ['a', 'b']);
+    const gcd = candidate('math/gcd', 'Greatest common divisor of two integers', 1, { input: pair });
+    const lcm = candidate('math/lcm', 'Least common multiple of two integers', 2, { input: pair });
+    const confirm = candidate('notify/send_confirmation_message', 'Send a confirmation message', 3);
+    const plan = await new DeterministicPlanner().plan(task('I am a teacher preparing a quiz. Work out the gcd of 96 and 128, and the lcm of 15 and 25'), [gcd, lcm, confirm], principal);
+    expect(plan.steps.map((s) => [s.tool, s.arguments])).toEqual([
+      ['math/gcd@1.0.0', { a: 96, b: 128 }],
+      ['math/lcm@1.0.0', { a: 15, b: 25 }],
+    ]);
+  });
+
   it('splits one sentence into one step per tool when its coordinated parts each name a different tool', async () => {
     const pair = object({ a: { type: 'integer', description: 'First number.' }, b: { type: 'integer', description: 'Second number.' } }, ['a', 'b']);
     const gcd = candidate('math/gcd', 'Greatest common divisor of two integers', 1, { input: pair });

@@ -13,7 +13,7 @@ import { CERTAIN, matchConfidence, noMatchConfidence, planConfidence, replacemen
 import { coordinatedParts, namesByName, namesTheTool, saysWholeName } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
-import { DEFAULT_SPLIT, type SplitOptions, type SubGoal, splitSubGoals } from './sub-goal.splitter';
+import { DEFAULT_SPLIT, isAction, type SplitOptions, type SubGoal, splitSubGoals } from './sub-goal.splitter';
 import { DEFAULT_MATCHER_WEIGHTS, type MatcherWeights, type ToolMatch, ToolMatcher } from './tool.matcher';
 
 export interface DeterministicPlannerOptions {
@@ -325,11 +325,15 @@ export class DeterministicPlanner extends Planner {
       const groups: { tool: string; start: number; end: number }[] = [];
       parts.forEach((part, i) => {
         const top = ranked[i][0];
-        const named = (top && top.score > 0 && namesByName(part.text, top.candidate) ? top.candidate.id : undefined) ?? clearly(i);
+        // A sentence that asks for nothing ("My confirmation number is X.") is context, whatever tool word it holds.
+        const context = part.sentence && !isAction(part.text);
+        const named = context ? undefined : ((top && top.score > 0 && namesByName(part.text, top.candidate) ? top.candidate.id : undefined) ?? clearly(i));
         const current = groups.at(-1);
         if (current && (!named || named === current.tool)) current.end = part.end;
         else groups.push({ tool: named ?? '', start: part.start, end: part.end });
       });
+      // Context before the first job is that job's.
+      if (groups.length > 1 && groups[0].tool === '') groups.splice(0, 2, { ...groups[1], start: groups[0].start });
       // A tool may come back ("a 5-day air quality forecast for X, a weather forecast for Y and a 2-day air quality
       // forecast for Z"): its parts become one step with a call each.
       if (groups.length < 2 || groups.some((g) => g.tool === '')) out.push({ text: goal.text });

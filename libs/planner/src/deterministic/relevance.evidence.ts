@@ -89,18 +89,21 @@ export function namesByName(text: string, candidate: PlanningCandidate): boolean
   return aboutWords(local).some((w) => words.some((t) => similar(t, w)));
 }
 
-/** The parts of a sentence joined by ", and", "and", "as well as" or a comma, with where each is. */
-export function coordinatedParts(text: string): { text: string; start: number; end: number }[] {
-  const parts: { text: string; start: number; end: number }[] = [];
+/** The parts of a sentence joined by ", and", "and", "as well as" or a comma, with where each is; `sentence` when a part is a whole sentence. */
+export function coordinatedParts(text: string): { text: string; start: number; end: number; sentence: boolean }[] {
+  const parts: { text: string; start: number; end: number; sentence: boolean }[] = [];
   let start = 0;
+  let afterSentence = true;
   // A sentence the splitter kept with the next one ("Invest $2000 in Google. withdraw $1000 …": its verb
   // is not one the splitter knows) is a part too.
   const sentenceEnds = [...text.matchAll(/[.;]\s+/g)].map((m) => ({ index: m.index ?? 0, length: m[0].length }));
   const joints = [...coordinationJoints(text), ...sentenceEnds].sort((a, b) => a.index - b.index).filter((j, i, all) => i === 0 || j.index >= all[i - 1].index + all[i - 1].length);
   for (const joint of joints) {
-    parts.push({ text: text.slice(start, joint.index), start, end: joint.index });
+    const endsSentence = sentenceEnds.includes(joint);
+    parts.push({ text: text.slice(start, joint.index), start, end: joint.index, sentence: afterSentence && endsSentence });
     start = joint.index + joint.length;
+    afterSentence = endsSentence;
   }
-  parts.push({ text: text.slice(start), start, end: text.length });
+  parts.push({ text: text.slice(start), start, end: text.length, sentence: afterSentence });
   return parts.filter((p) => p.text.trim() !== '');
 }
