@@ -107,12 +107,16 @@ const stepTool = (c: PlanningCandidate) => `${c.id}@${c.version}`;
 
 const requiredOf = (schema: JsonSchema): string[] => (Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
 
-const fieldTakesList = (schema: JsonSchema, field: string): boolean => (schema.properties as Record<string, { type?: unknown }> | undefined)?.[field]?.type === 'array';
+/** A field's own schema in an object schema, if it declares one. */
+const propertyOf = (schema: JsonSchema | undefined, field: string): { type?: unknown; description?: unknown } | undefined =>
+  (schema?.properties as Record<string, { type?: unknown; description?: unknown }> | undefined)?.[field];
 
 const propertyDescription = (schema: JsonSchema, field: string): string | undefined => {
-  const description = (schema.properties as Record<string, { description?: unknown }> | undefined)?.[field]?.description;
+  const description = propertyOf(schema, field)?.description;
   return typeof description === 'string' ? description : undefined;
 };
+
+const fieldTakesList = (schema: JsonSchema, field: string): boolean => propertyOf(schema, field)?.type === 'array';
 
 /** Field kinds whose values have a shape of their own: reading one is evidence the text is about the tool. */
 const TYPED_KINDS = new Set<SchemaField['kind']>(['currency', 'unit', 'date', 'zone', 'email', 'url', 'path']);
@@ -734,7 +738,7 @@ const SYMBOLIC = /(['"‘“])(?:[A-Za-z]|theta|alpha|beta|gamma|delta|omega|lam
 
 /** True when the field takes a number (what a symbol in the text stands for). */
 function numericField(schema: JsonSchema | undefined, field: string): boolean {
-  const type = (schema?.properties as Record<string, { type?: unknown }> | undefined)?.[field]?.type;
+  const type = propertyOf(schema, field)?.type;
   return type === 'number' || type === 'integer';
 }
 
