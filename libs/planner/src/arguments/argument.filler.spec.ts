@@ -467,6 +467,31 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('a road trip with stops at Lyon, Aix-en-Provence and Nice', trip, context).arguments).toEqual({ stops: ['Lyon', 'Aix-en-Provence', 'Nice'] });
     expect(fillArguments('Prices of Novo Nordisk and Equinor, then of Volvo and Saab', quotes, context).arguments).toEqual({});
   });
+
+  it('makes one call per quoted item a one-value field is given, and leaves quotes that other fields want alone', () => {
+    const translate: JsonSchema = {
+      type: 'object',
+      properties: { document_title: { type: 'string', description: 'Title of the document.' }, language: { type: 'string', description: 'Target language.' } },
+      required: ['document_title', 'language'],
+    };
+    const calls = (fill: ReturnType<typeof fillArguments>) => fill.each?.map((call) => ({ ...fill.arguments, ...call }));
+    expect(calls(fillArguments('Translate the document titled "Q3 Report" and "Hiring Plan" into German', translate, context))).toEqual([
+      { document_title: 'Q3 Report', language: 'German' },
+      { document_title: 'Hiring Plan', language: 'German' },
+    ]);
+    expect(calls(fillArguments('Translate the document titled "Q3 Report" into German, then the document titled "Hiring Plan" into Danish', translate, context))).toEqual([
+      { document_title: 'Q3 Report', language: 'German' },
+      { document_title: 'Hiring Plan', language: 'Danish' },
+    ]);
+    const rename: JsonSchema = {
+      type: 'object',
+      properties: { old_name: { type: 'string', description: 'Current name of the file.' }, new_name: { type: 'string', description: 'New name of the file.' } },
+      required: ['old_name', 'new_name'],
+    };
+    const renamed = fillArguments('Rename the file with old name "draft.txt" to the new name "final.txt"', rename, context);
+    expect(renamed.each).toBeUndefined();
+    expect(renamed.arguments).toEqual({ old_name: 'draft.txt', new_name: 'final.txt' });
+  });
 });
 
 describe('fillArguments: stated date formats', () => {

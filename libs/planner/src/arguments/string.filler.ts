@@ -1,6 +1,6 @@
 // String fields: URLs, emails, paths, expressions, names and free text (quotes, JSON, tables, what follows a colon).
 import type { Span } from './argument-fill.types';
-import { type Filling, fieldScore } from './filling.state';
+import { type Filling, fieldScore, joinedAsList } from './filling.state';
 import { extractPersonName } from './person-name.extractor';
 import type { SchemaField } from './schema.fields';
 import { extractExpressions } from './structured.extractor';
@@ -32,21 +32,26 @@ export function fillExpression(state: Filling, field: SchemaField): void {
 
 export function fillTexts(state: Filling, fields: SchemaField[]): void {
   const quoted = state.quoted.filter((q) => state.isFree(q) && !state.used.some((u) => overlaps(u, q)));
-  const open = fields.filter((f) => !(f.name in state.fill.arguments));
+  const open = fields.filter((f) => state.isOpen(f));
   const candidates = quoted.map((q) => ({ value: q.value, span: q as Span }));
   // A quote goes to the field its neighbouring words name ("titled 'Q1'"), then the only field to the only quote.
   const scored = open.flatMap((field) => candidates.map((c) => ({ field, c, score: fieldScore(state, field, c.span) })));
   scored.sort((a, b) => b.score - a.score || a.c.span.start - b.c.span.start);
   for (const { field, c, score } of scored) {
-    if (score <= 0 || field.name in state.fill.arguments || !state.isFree(c.span)) continue;
-    state.set(field, c);
+    if (score <= 0 || !state.isOpen(field) || !state.isFree(c.span)) continue;
+    const listed = quotedListed(state, field, c, candidates, scored);
+    if (listed.length > 1) {
+      state.single(field, listed);
+      // The items are this field's: no other field reads them as its own.
+      state.used.push(...listed.map((item) => item.span));
+    } else state.set(field, c);
   }
-  const stillOpen = open.filter((f) => !(f.name in state.fill.arguments));
+  const stillOpen = open.filter((f) => state.isOpen(f));
   const left = candidates.filter((c) => state.isFree(c.span));
   const requiredOpen = stillOpen.filter((f) => f.required);
   if (stillOpen.length === 1 && (stillOpen[0].required || left.length === 1)) state.single(stillOpen[0], left);
   else if (requiredOpen.length === 1 && left.length > 0) state.single(requiredOpen[0], left);
-  for (const field of stillOpen.filter((f) => f.long && !(f.name in state.fill.arguments) && !state.fill.ambiguous.some((a) => a.path === `/${f.name}`))) {
+  for (const field of stillOpen.filter((f) => f.long && state.isOpen(f))) {
     const json = state.json.find((j) => state.isFree(j));
     if (json && /json/i.test(String(field.schema.description ?? ''))) {
       state.set(field, { value: json.text, span: json });
@@ -71,6 +76,22 @@ export function fillTexts(state: Filling, fields: SchemaField[]): void {
       state.fill.evidence[field.name] = 'the text read from the image';
     }
   }
+}
+
+/**
+ * The quotes that are items of one value's list for a field that takes one ("the topic "Climate Change" and
+ * "Artificial Intelligence"", "the movie "Inception" and also the movie "The Dark Knight""): each joined to the
+ * chosen quote as a list, or pointed at the field as strongly as it, and wanted by no other field more. Several
+ * items make the field a list, so each gets its own call.
+ */
+function quotedListed<C extends { value: string; span: Span }>(state: Filling, field: SchemaField, chosen: C, candidates: C[], scored: { field: SchemaField; c: C; score: number }[]): C[] {
+  const best = scored.find((s) => s.field === field && s.c === chosen)?.score ?? 0;
+  const wantedElsewhere = (c: C) => scored.some((s) => s.c === c && s.field !== field && s.score > (scored.find((t) => t.field === field && t.c === c)?.score ?? 0));
+  const items = candidates.filter(
+    (c) =>
+      c === chosen || (state.isFree(c.span) && !wantedElsewhere(c) && (joinedAsList(state.text, [chosen.span, c.span]) || (scored.find((s) => s.field === field && s.c === c)?.score ?? 0) >= best)),
+  );
+  return items.sort((a, b) => a.span.start - b.span.start);
 }
 
 /** first_name / last_name style fields take the parts of a person's name. */
