@@ -468,6 +468,23 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('Prices of Novo Nordisk and Equinor, then of Volvo and Saab', quotes, context).arguments).toEqual({});
   });
 
+  it('reads a code-style name as the value of the field it follows or names, and never a field or tool name', () => {
+    const train: JsonSchema = {
+      type: 'object',
+      properties: { dataset: { type: 'string', description: 'Name of the dataset.' }, model_name: { type: 'string', description: 'What to call the trained model.' }, epochs: { type: 'integer' } },
+      required: ['dataset', 'model_name'],
+    };
+    expect(
+      fillArguments('Fit on dataset sales_2024_q1 for 3 epochs and save it as churn_model_v2', train, { ...context, tool: { name: 'ml.fit_model', description: 'Fits a model.' } }).arguments,
+    ).toEqual({
+      dataset: 'sales_2024_q1',
+      model_name: 'churn_model_v2',
+      epochs: 3,
+    });
+    // The field's own name, or the tool's, is no value: "call fit_model with model_name" gives nothing.
+    expect(fillArguments('call fit_model with model_name set', train, { ...context, tool: { name: 'ml/fit_model', description: 'Fits a model.' } }).arguments).toEqual({});
+  });
+
   it('makes one call per quoted item a one-value field is given, and leaves quotes that other fields want alone', () => {
     const translate: JsonSchema = {
       type: 'object',

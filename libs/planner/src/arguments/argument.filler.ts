@@ -12,7 +12,7 @@ import { fillNameLists, fillPhrases } from './phrase.filler';
 import { fillResidual } from './residual.filler';
 import { refusedArguments } from './schema.check';
 import { type SchemaField, schemaFields, statedDefault } from './schema.fields';
-import { fillEmail, fillExpression, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
+import { fillEmail, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
 import { overlaps, stem, wordMatches } from './text-span.util';
 
 /**
@@ -76,6 +76,8 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillYears(state, open('text'));
   fillPersonName(state, open('text'));
   fillTexts(state, open('text'));
+  // A URL field takes a placeholder only when no URL is written (fillUrl left it open).
+  fillIdentifiers(state, [...open('text'), ...open('url')]);
   fillPhrases(state, [...open('text'), ...open('unit')]);
   fillNameLists(state, open('string-list'));
   fillWordLists(state, open('string-list'));

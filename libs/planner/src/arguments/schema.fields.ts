@@ -117,7 +117,8 @@ export function operationItem(items: JsonSchema): { operation: string; operand?:
   return { operation: enums[0], operand: others.length > 0 ? (others.find((k) => /column|field|key|name/i.test(k)) ?? operand) : undefined };
 }
 
-const SHORT_VALUE_NAME = /name|title|phone|company|organi[sz]ation|label|code|city|country|id$|Id$/i;
+const SHORT_VALUE_NAME =
+  /name|title|phone|company|organi[sz]ation|label|code|city|country|language|locale|format|type|mode|status|category|genre|region|location|state$|colou?r|unit|currency|id$|Id$/i;
 
 /** What a numbered field is one of: "species" for species1 and species_b, "team" for team_first. */
 export const fieldFamily = (field: SchemaField) => field.name.replace(/(?:_?(?:\d+|[ab]|first|second|one|two))$/i, '');

@@ -5,7 +5,7 @@ import { extractPersonName } from './person-name.extractor';
 import type { SchemaField } from './schema.fields';
 import { extractExpressions } from './structured.extractor';
 import { extractCsvBlock } from './table-text.extractor';
-import { overlaps } from './text-span.util';
+import { overlaps, stem, wordMatches } from './text-span.util';
 
 const IMAGE_WORDS = /\b(?:image|screenshot|picture|photo|scan|attached|attachment|upload(?:ed)?)\b/i;
 
@@ -30,6 +30,9 @@ export function fillExpression(state: Filling, field: SchemaField): void {
   state.single(field, quoted.length > 0 ? quoted : written);
 }
 
+/** Words a quote needs to be a passage (a sentence to analyse) rather than a name or a label. */
+const PASSAGE_WORDS = 4;
+
 export function fillTexts(state: Filling, fields: SchemaField[]): void {
   const quoted = state.quoted.filter((q) => state.isFree(q) && !state.used.some((u) => overlaps(u, q)));
   const open = fields.filter((f) => state.isOpen(f));
@@ -49,8 +52,13 @@ export function fillTexts(state: Filling, fields: SchemaField[]): void {
   const stillOpen = open.filter((f) => state.isOpen(f));
   const left = candidates.filter((c) => state.isFree(c.span));
   const requiredOpen = stillOpen.filter((f) => f.required);
+  const passages = stillOpen.filter((f) => f.long);
+  const sentences = left.filter((c) => c.value.trim().split(/\s+/).length >= PASSAGE_WORDS);
   if (stillOpen.length === 1 && (stillOpen[0].required || left.length === 1)) state.single(stillOpen[0], left);
   else if (requiredOpen.length === 1 && left.length > 0) state.single(requiredOpen[0], left);
+  // A quoted sentence is the passage a text field works on ("the sentiment of the review 'I love it here …'"),
+  // not a language, name or label, however many of those are open.
+  else if (passages.length === 1 && sentences.length === 1) state.set(passages[0], sentences[0]);
   for (const field of stillOpen.filter((f) => f.long && state.isOpen(f))) {
     const json = state.json.find((j) => state.isFree(j));
     if (json && /json/i.test(String(field.schema.description ?? ''))) {
@@ -92,6 +100,32 @@ function quotedListed<C extends { value: string; span: Span }>(state: Filling, f
       c === chosen || (state.isFree(c.span) && !wantedElsewhere(c) && (joinedAsList(state.text, [chosen.span, c.span]) || (scored.find((s) => s.field === field && s.c === c)?.score ?? 0) >= best)),
   );
   return items.sort((a, b) => a.span.start - b.span.start);
+}
+
+/** A name written the way code names things ("my_data", "your_dataset_name"): a placeholder or variable the caller means as the value. */
+const IDENTIFIER = /(?<![\w./@:-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w/@-]|\.\w)/g;
+
+/**
+ * Text fields take the code-style names the text gives ("train on dataset your_dataset_name", "objects in the image
+ * my_backyard_image_url"): each goes to the field its neighbouring words or its own parts name, never one that is
+ * the tool's or a field's own name.
+ */
+export function fillIdentifiers(state: Filling, fields: SchemaField[]): void {
+  const open = fields.filter((f) => state.isOpen(f));
+  if (open.length === 0) return;
+  const names = new Set([...fields.map((f) => f.name.toLowerCase()), ...(state.context.tool?.name ?? '').toLowerCase().split(/[./]/)]);
+  const found = [...state.text.matchAll(IDENTIFIER)]
+    .map((m) => ({ value: m[0], span: { start: m.index, end: m.index + m[0].length, text: m[0] } }))
+    .filter((c) => !names.has(c.value.toLowerCase()) && state.isFree(c.span) && !state.opaque.some((o) => overlaps(o, c.span)));
+  const scored = open.flatMap((field) =>
+    found.map((c) => {
+      const parts = c.value.toLowerCase().split('_').map(stem);
+      const own = field.nameWords.filter((w) => !/^\d+$/.test(w) && parts.some((p) => wordMatches(w, p))).length;
+      return { field, c, score: fieldScore(state, field, c.span) + own };
+    }),
+  );
+  scored.sort((a, b) => b.score - a.score || a.c.span.start - b.c.span.start);
+  for (const { field, c, score } of scored) if (score > 0 && state.isOpen(field) && state.isFree(c.span)) state.set(field, c);
 }
 
 /** first_name / last_name style fields take the parts of a person's name. */
