@@ -14,6 +14,14 @@ describe('extractDates', () => {
     expect(extractDates('meet tomorrow at 9am', FRIDAY, 'America/New_York')[0].timeOnly).toBeUndefined();
   });
 
+  it('reads numeric dates with slashes, dots or hyphens: year first as year-month-day, otherwise both day-month readings', () => {
+    expect(walls('the reading of 2027/11/03')).toEqual([['2027-11-03T00:00:00']]);
+    expect(walls('logged 2027.11.03, then')).toEqual([['2027-11-03T00:00:00']]);
+    expect(walls('born 23-04-1975')).toEqual([['1975-04-23T00:00:00']]);
+    expect(extractDates('on 04.05.2027', FRIDAY, 'America/New_York')[0].walls).toEqual(['2027-04-05T00:00:00', '2027-05-04T00:00:00']);
+    expect(walls('release 1.2.3 and build 2027.13.40')).toEqual([]);
+  });
+
   it('resolves relative days and weekdays in the task zone', () => {
     expect(walls('tomorrow')).toEqual([['2026-03-07T00:00:00']]);
     expect(walls('next Friday')).toEqual([['2026-03-13T00:00:00']]);

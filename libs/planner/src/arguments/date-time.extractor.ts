@@ -113,8 +113,14 @@ function findPieces(text: string): Piece[] {
       iso: { text: m[0], hasOffset: Boolean(offset), hasTime: Boolean(h) },
     });
   }
-  for (const m of text.matchAll(/\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g)) {
-    const [a, b, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  // "2022/08/16", "2022.08.16": a year first is always year, month, day.
+  for (const m of text.matchAll(/\b(\d{4})([/.])(\d{1,2})\2(\d{1,2})\b(?![/.]\d)/g)) {
+    const [year, month, day] = [Number(m[1]), Number(m[3]), Number(m[4])];
+    if (month >= 1 && month <= 12 && day >= 1 && day <= 31) add(m, { date: { kind: 'calendar', options: [{ year, month, day }] } });
+  }
+  // "08/16/2022", "16.08.2022", "01-01-1980": day and month in either order when both readings are dates.
+  for (const m of text.matchAll(/\b(\d{1,2})([/.-])(\d{1,2})\2(\d{4})\b/g)) {
+    const [a, b, year] = [Number(m[1]), Number(m[3]), Number(m[4])];
     const readings: Calendar[] = [];
     if (a <= 12 && b <= 31) readings.push({ year, month: a, day: b });
     if (b <= 12 && a <= 31 && a !== b) readings.push({ year, month: b, day: a });
