@@ -485,6 +485,18 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('call fit_model with model_name set', train, { ...context, tool: { name: 'ml/fit_model', description: 'Fits a model.' } }).arguments).toEqual({});
   });
 
+  it('gives an identifier field the code its words point to, and never an ordinal, a time or a field that is no identifier', () => {
+    const parcel: JsonSchema = {
+      type: 'object',
+      properties: { tracking_number: { type: 'string', description: 'Tracking number of the parcel.' }, carrier: { type: 'string', description: 'Carrier name.' } },
+      required: ['tracking_number'],
+    };
+    expect(fillArguments('Where is my parcel with tracking number JD-0148827X, booked on the 2nd at 10am?', parcel, context).arguments).toEqual({ tracking_number: 'JD-0148827X' });
+    expect(fillArguments('Where is my parcel booked on the 2nd at 10am?', parcel, context).arguments).toEqual({});
+    const note: JsonSchema = { type: 'object', properties: { topic: { type: 'string', description: 'What the note is about.' } }, required: ['topic'] };
+    expect(fillArguments('write a note about topic B52', note, context).arguments).toEqual({});
+  });
+
   it('makes one call per quoted item a one-value field is given, and leaves quotes that other fields want alone', () => {
     const translate: JsonSchema = {
       type: 'object',

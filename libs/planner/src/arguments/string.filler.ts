@@ -105,6 +105,11 @@ function quotedListed<C extends { value: string; span: Span }>(state: Filling, f
 /** A name written the way code names things ("my_data", "your_dataset_name"): a placeholder or variable the caller means as the value. */
 const IDENTIFIER = /(?<![\w./@:-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w/@-]|\.\w)/g;
 
+/** A code: letters and digits together, maybe in parts ("rs6034464", "XY-1234", "2022/AL2562"); not an ordinal, a time or a quantity with its unit. */
+const CODE = /(?<![\w/.-])(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])(?!\d+(?:st|nd|rd|th|am|pm|[a-z]{1,3})\b)[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)*(?![\w/-])/g;
+/** The last name word of a field that holds an identifier. */
+const IDENTIFIER_FIELD = /^(?:id|ids|number|no|code|docket|reference|ref|serial|key|sku|isbn|identifier)$/;
+
 /**
  * Text fields take the code-style names the text gives ("train on dataset your_dataset_name", "objects in the image
  * my_backyard_image_url"): each goes to the field its neighbouring words or its own parts name, never one that is
@@ -114,16 +119,19 @@ export function fillIdentifiers(state: Filling, fields: SchemaField[]): void {
   const open = fields.filter((f) => state.isOpen(f));
   if (open.length === 0) return;
   const names = new Set([...fields.map((f) => f.name.toLowerCase()), ...(state.context.tool?.name ?? '').toLowerCase().split(/[./]/)]);
-  const found = [...state.text.matchAll(IDENTIFIER)]
-    .map((m) => ({ value: m[0], span: { start: m.index, end: m.index + m[0].length, text: m[0] } }))
-    .filter((c) => !names.has(c.value.toLowerCase()) && state.isFree(c.span) && !state.opaque.some((o) => overlaps(o, c.span)));
-  const scored = open.flatMap((field) =>
-    found.map((c) => {
+  const spanOf = (m: RegExpMatchArray) => ({ value: m[0], span: { start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, text: m[0] } });
+  const usable = (c: { value: string; span: Span }) => !names.has(c.value.toLowerCase()) && state.isFree(c.span) && !state.opaque.some((o) => overlaps(o, c.span));
+  const found = [...state.text.matchAll(IDENTIFIER)].map(spanOf).filter(usable);
+  const codes = [...state.text.matchAll(CODE)].map(spanOf).filter((c) => usable(c) && !found.some((f) => overlaps(f.span, c.span)));
+  const scored = open.flatMap((field) => [
+    ...found.map((c) => {
       const parts = c.value.toLowerCase().split('_').map(stem);
       const own = field.nameWords.filter((w) => !/^\d+$/.test(w) && parts.some((p) => wordMatches(w, p))).length;
       return { field, c, score: fieldScore(state, field, c.span) + own };
     }),
-  );
+    // A code ("rs6034464", "2022/AL2562") is the value only of an identifier field the words beside it name.
+    ...(IDENTIFIER_FIELD.test(field.nameWords.at(-1) ?? '') ? codes.map((c) => ({ field, c, score: fieldScore(state, field, c.span) })) : []),
+  ]);
   scored.sort((a, b) => b.score - a.score || a.c.span.start - b.c.span.start);
   for (const { field, c, score } of scored) if (score > 0 && state.isOpen(field) && state.isFree(c.span)) state.set(field, c);
 }
