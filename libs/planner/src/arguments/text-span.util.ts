@@ -42,6 +42,8 @@ export function nameWords(name: string): string[] {
       .split(/[^A-Za-z0-9]+/)
       .filter(Boolean)
       .map((w) => w.toLowerCase())
+      // "username", "filename", "hostname": a closed compound names its thing ("user 'Sam'") as its parts would.
+      .flatMap((w) => (/^[a-z]{3,}name$/.test(w) ? [w.slice(0, -4), 'name'] : [w]))
   );
 }
 

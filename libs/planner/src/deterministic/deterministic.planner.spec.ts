@@ -494,6 +494,24 @@ describe('DeterministicPlanner: a step that refers back', () => {
       ['fin/quick_ratio@1.0.0', { company_name: 'Globex', years: 4 }],
     ]);
   });
+
+  it('gives a trailing request its own call: "… and give the total in GBP. Also … and give the total in USD"', async () => {
+    const total = candidate('shop/cart_total', 'Total price of a shopping cart', 1, {
+      input: object({ items: { type: 'integer', description: 'Number of items in the cart.' }, currency: { type: 'string', enum: ['GBP', 'USD', 'EUR'], description: 'Currency of the total.' } }, [
+        'items',
+        'currency',
+      ]),
+    });
+    const plan = await new DeterministicPlanner().plan(
+      task('Compute the cart total for a cart of 3 items and give the total in GBP. Also compute the cart total for a cart of 8 items and give the total in USD.'),
+      [total],
+      principal,
+    );
+    expect(plan.steps.map((s) => s.arguments)).toEqual([
+      { items: 3, currency: 'GBP' },
+      { items: 8, currency: 'USD' },
+    ]);
+  });
 });
 
 describe('DeterministicPlanner: evidence from shaped values', () => {

@@ -87,7 +87,7 @@ interface Draft {
   /** The parts after this one of the sentence it was split from ("the median and the variance of 3, 4, 5"): they may complete it. */
   following?: string[];
   /** The sub-goals this step serves when several chose its tool, in text order. */
-  parts?: { text: string; repeats: boolean }[];
+  parts?: { text: string; repeats: boolean; position: number }[];
   position: number;
   candidate: PlanningCandidate;
   reason: string;
@@ -372,7 +372,7 @@ export class DeterministicPlanner extends Planner {
       const best = this.funnelBacked(fillable, ranked[g], subGoals.length, drafts, saysWholeName(goal.text, fillable.candidate), notes);
       const same = drafts.find((d) => d.candidate.id === best.candidate.id);
       if (same) {
-        same.parts = [...(same.parts ?? [{ text: same.subGoal, repeats: true }]), { text: goal.text, repeats: true }];
+        same.parts = [...(same.parts ?? [{ text: same.subGoal, repeats: true, position: same.position }]), { text: goal.text, repeats: true, position: g }];
         same.subGoal = `${same.subGoal}; ${goal.text}`;
         continue;
       }
@@ -395,9 +395,15 @@ export class DeterministicPlanner extends Planner {
       const owner = [...drafts].reverse().find((d) => d.position < part.position) ?? drafts[0];
       if (!owner) continue;
       // Only one that says it asks again ("the same but …", "… instead") may be a call of its own.
-      owner.parts = [...(owner.parts ?? [{ text: owner.subGoal, repeats: true }]), { text: part.text, repeats: ASKS_AGAIN.test(part.text) }];
+      owner.parts = [
+        ...(owner.parts ?? [{ text: owner.subGoal, repeats: true, position: owner.position }]),
+        { text: part.text, repeats: ASKS_AGAIN.test(part.text), position: Math.max(part.position, owner.position) },
+      ];
       owner.subGoal = `${owner.subGoal}; ${part.text}`;
     }
+    // A part that adds to a call adds to the one written just before it ("… in 25 seconds and give it in km/h. Also … in m/s");
+    // context written before every call adds to the first.
+    for (const draft of drafts) draft.parts?.sort((a, b) => a.position - b.position);
     return drafts;
   }
 
