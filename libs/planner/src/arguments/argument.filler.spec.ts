@@ -485,6 +485,13 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('call fit_model with model_name set', train, { ...context, tool: { name: 'ml/fit_model', description: 'Fits a model.' } }).arguments).toEqual({});
   });
 
+  it("never reads the tool's own name in quotes as a value", () => {
+    const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
+    const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };
+    expect(fillArguments("Use the 'regional_forecast' function for the region 'Tuscany'", forecast, { ...context, tool }).arguments).toEqual({ region: 'Tuscany' });
+    expect(fillArguments("Use the 'regional_forecast' function", forecast, { ...context, tool }).arguments).toEqual({});
+  });
+
   it('gives an identifier field the code its words point to, and never an ordinal, a time or a field that is no identifier', () => {
     const parcel: JsonSchema = {
       type: 'object',

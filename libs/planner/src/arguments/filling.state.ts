@@ -60,6 +60,9 @@ export class Filling {
     this.quoted = this.quoted.filter((q) => !this.json.some((j) => overlaps(j, q)));
     const web = [...this.urls, ...this.emails, ...this.json];
     this.opaque = [...web, ...this.quoted];
+    // "use the 'predict_house_price' function": the tool's own name in quotes says which tool, it is no value.
+    const toolName = context.tool?.name.toLowerCase();
+    if (toolName) this.quoted = this.quoted.filter((q) => ![toolName, toolName.split(/[./]/).pop()].includes(q.value.trim().toLowerCase()));
     // A quoted path may hold spaces ("docs/setup guide.md"): the quote is the path.
     const quotedPaths = this.quoted.filter(
       (q) => /[\\/]|^[^\s]*\w\.[A-Za-z][A-Za-z0-9]{0,7}$|\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(q.value) && !this.urls.some((u) => overlaps(u, q)) && !/\s{2,}|[.!?]\s/.test(q.value),
