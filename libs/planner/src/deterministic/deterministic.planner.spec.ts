@@ -514,6 +514,31 @@ describe('DeterministicPlanner: a step that refers back', () => {
   });
 });
 
+describe('DeterministicPlanner: declared neighbours of tools no run has taught', () => {
+  const search = candidate('trip/ferry_search', 'Ferry search tool', 1);
+  const book = candidate('trip/ferry_booking', 'Ferry booking tool', 2);
+  const sms = candidate('notify/sms', 'Send an SMS text message', 3);
+  const declared = () =>
+    ToolGraph.fromEdges([
+      { source: 'trip/ferry_search', target: 'trip/ferry_booking' },
+      { source: 'trip/ferry_booking', target: 'notify/sms' },
+    ]);
+
+  it('adds the declared step before a chosen tool when the words fit it nearly as well, and not one they fit poorly', async () => {
+    const plan = await new DeterministicPlanner({ graph: declared() }).plan(task('I need a ferry from Oslo to Kiel'), [search, book, sms], principal);
+    expect(toolsOf(plan)).toEqual(['trip/ferry_search@1.0.0', 'trip/ferry_booking@1.0.0']);
+    expect(plan.steps[1].reason).toMatch(/declared to run right after trip\/ferry_search/);
+  });
+
+  it('adds none once runs of the tool were seen: then only what the runs taught counts', async () => {
+    const graph = declared();
+    graph.observe(['trip/ferry_search']);
+    graph.observe(['trip/ferry_booking']);
+    const plan = await new DeterministicPlanner({ graph }).plan(task('I need a ferry from Oslo to Kiel'), [search, book, sms], principal);
+    expect(plan.steps).toHaveLength(1);
+  });
+});
+
 describe('DeterministicPlanner: evidence from shaped values', () => {
   const fx = candidate('fx/quote', 'Quote service', 1, {
     input: object(

@@ -500,22 +500,34 @@ export class DeterministicPlanner extends Planner {
         { side: 'after', offset: 0.25, related: graph.successors(draft.candidate.id, minConfidence) },
       ] as const;
       for (const { side, offset, related } of sides) {
-        const pick = related
-          .filter((r) => !chosen.has(r.tool) && pool.some((c) => c.id === r.tool))
+        const usable = (tool: string) => !chosen.has(tool) && pool.some((c) => c.id === tool);
+        const observed = related
+          .filter((r) => usable(r.tool))
           .map((r) => ({ ...r, evidence: r.confidence + fitWeight * fit(r.tool) }))
           .filter((r) => r.evidence >= threshold)
           .sort((a, b) => b.evidence - a.evidence || a.tool.localeCompare(b.tool))[0];
-        if (!pick) continue;
-        const candidate = pool.find((c) => c.id === pick.tool) as PlanningCandidate;
+        // A tool no run has taught anything yet: a neighbour its plugin or dataset declares, if the sub-goal's
+        // words fit it nearly as well as the chosen tool.
+        const declared = graph.seen(draft.candidate.id)
+          ? undefined
+          : graph
+              .declaredNeighbours(draft.candidate.id, side)
+              .filter((tool) => usable(tool) && fit(tool) >= DECLARED_NEIGHBOUR_FIT)
+              .sort((a, b) => fit(b) - fit(a) || a.localeCompare(b))[0];
+        const tool = observed?.tool ?? declared;
+        if (!tool) continue;
+        const candidate = pool.find((c) => c.id === tool) as PlanningCandidate;
         chosen.add(candidate.id);
         drafts.push({
           id: `s${drafts.length + 1}`,
           subGoal: draft.subGoal,
           position: draft.position + offset,
           candidate,
-          reason: `runs of ${draft.candidate.id} had ${candidate.id} right ${side} it in ${Math.round(100 * pick.confidence)}% of cases (${pick.support} observed)`,
+          reason: observed
+            ? `runs of ${draft.candidate.id} had ${candidate.id} right ${side} it in ${Math.round(100 * observed.confidence)}% of cases (${observed.support} observed)`
+            : `${candidate.id} is declared to run right ${side} ${draft.candidate.id}, and ${quote(draft.subGoal)} fits it ${Math.round(100 * fit(tool))}% as well`,
           alternatives: [],
-          confidence: Math.min(1, pick.evidence),
+          confidence: Math.min(1, observed ? observed.evidence : DECLARED_STRENGTH + fitWeight * fit(tool)),
         });
         notes.push(`added ${candidate.id} ${side} ${draft.candidate.id} (tool graph)`);
       }
@@ -718,6 +730,14 @@ export class DeterministicPlanner extends Planner {
     if (this.memory.size > REMEMBERED_PLANS) this.memory.delete(this.memory.keys().next().value as string);
   }
 }
+
+/**
+ * How well (as a share of the chosen tool's fit) a sub-goal must fit a declared neighbour of a tool no run has
+ * taught anything, for the neighbour to join the plan; and what a declared edge alone is worth (as in ToolGraph.weight).
+ * Chosen on UltraTool's dev split with `--no-learn` (0.8-0.9 all gain; learned runs never use it).
+ */
+const DECLARED_NEIGHBOUR_FIT = 0.85;
+const DECLARED_STRENGTH = 0.5;
 
 /**
  * A tool the text gives no value for must fit by this many times the usual bar to be asked about:

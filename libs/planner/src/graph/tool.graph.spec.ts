@@ -29,6 +29,18 @@ describe('ToolGraph', () => {
     ]);
   });
 
+  it('lists declared neighbours on either side, and knows which tools were ever seen in a run', () => {
+    const graph = ToolGraph.fromEdges([
+      { source: 'flight/search', target: 'flight/book' },
+      { source: 'flight/book', target: 'notify/sms' },
+    ]);
+    graph.observe(['hotel/search', 'flight/book']);
+    expect(graph.declaredNeighbours('flight/book@1.0.0', 'before')).toEqual(['flight/search']);
+    expect(graph.declaredNeighbours('flight/book', 'after')).toEqual(['notify/sms']);
+    expect(graph.seen('flight/book')).toBe(true);
+    expect(graph.seen('flight/search')).toBe(false);
+  });
+
   it('knows the tools that usually run right after one', () => {
     const graph = new ToolGraph();
     graph.observe(['repair/request', 'repair/status']);

@@ -166,6 +166,18 @@ export class ToolGraph {
     return found.sort((a, b) => b.confidence - a.confidence || a.tool.localeCompare(b.tool));
   }
 
+  /** Whether runs of the tool were seen at all: with none, what the graph knows of it is only what was declared. */
+  seen(tool: string): boolean {
+    return this.runsOf(toolKey(tool)) > 0;
+  }
+
+  /** Tools declared (by a plugin or dataset) right before (`before`) or after `tool`, whatever runs showed. */
+  declaredNeighbours(tool: string, side: 'before' | 'after'): string[] {
+    const key = toolKey(tool);
+    const others = side === 'before' ? this.sourcesOf(key) : this.targetsOf(key);
+    return [...others].filter((other) => (side === 'before' ? this.edge(other, key) : this.edge(key, other))?.declared).sort();
+  }
+
   private edgeSources(): string[] {
     return [...this.edges.keys()];
   }
