@@ -485,6 +485,25 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('call fit_model with model_name set', train, { ...context, tool: { name: 'ml/fit_model', description: 'Fits a model.' } }).arguments).toEqual({});
   });
 
+  it('gives "between A and B" to the low and high ends of a range, and two numbers after a list field\'s name to it', () => {
+    const counted: JsonSchema = {
+      type: 'object',
+      properties: {
+        lower_bound: { type: 'integer', description: 'The lower bound of the search.' },
+        upper_bound: { type: 'integer', description: 'The upper bound of the search.' },
+        divisors: { type: 'array', items: { type: 'integer' }, description: 'Numbers the result must be divisible by.' },
+      },
+      required: ['lower_bound', 'upper_bound', 'divisors'],
+    };
+    expect(fillArguments('Count the numbers with divisors 4 and 6 between 10 and 500', counted, context).arguments).toEqual({ lower_bound: 10, upper_bound: 500, divisors: [4, 6] });
+    const window: JsonSchema = {
+      type: 'object',
+      properties: { start: { type: 'integer', description: 'The start of the window.' }, end: { type: 'integer', description: 'The end of the window.' }, step: { type: 'integer' } },
+      required: ['start', 'end'],
+    };
+    expect(fillArguments('sample every step 5 from 20 to 80', window, context).arguments).toEqual({ start: 20, end: 80, step: 5 });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

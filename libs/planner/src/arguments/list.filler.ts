@@ -6,6 +6,7 @@ import { type Filling, fieldScore, same } from './filling.state';
 import { operationItem, type SchemaField, sortItem } from './schema.fields';
 import { extractAssignments } from './structured.extractor';
 import { extractCsvBlock, extractSortKey } from './table-text.extractor';
+import { stem, wordMatches } from './text-span.util';
 
 export function fillStringList(state: Filling, field: SchemaField): void {
   if (field.name in state.fill.arguments) return;
@@ -61,7 +62,10 @@ export function fillNumberList(state: Filling, listFields: SchemaField[]): void 
     const run = numbers.slice(i, j + 1);
     const before = state.text.slice(0, run[0].start).trimEnd();
     const bracketed = /[[(]$/.test(before) && /^\s*[\])]/.test(state.text.slice(run[run.length - 1].end));
-    if (run.length >= 3 || (run.length === 2 && bracketed)) {
+    // "the multiples of 3 and 5": two numbers right after a list field's own name are its items.
+    const lastWords = before.toLowerCase().match(/([a-z]+)(?:\s+(?:of|are|is|as|like))?[\s:]*$/);
+    const named = lastWords !== null && fields.some((f) => f.nameWords.some((w) => w.length > 2 && wordMatches(w, stem(lastWords[1]))));
+    if (run.length >= 3 || (run.length === 2 && (bracketed || named))) {
       const span = { start: run[0].start, end: run[run.length - 1].end, text: state.text.slice(run[0].start, run[run.length - 1].end) };
       lists.push({ values: run.map((n) => n.value), span });
     }

@@ -141,7 +141,37 @@ interface NumberPair {
   score: number;
 }
 
-export function fillNumbers(state: Filling, fields: SchemaField[], all: SchemaField[]): void {
+/** "between 1 and 1000", "from 2 to 5", "1-1000": the two ends of a range, low first. */
+const RANGE = /\b(?:between\s+(\S+)\s+and\s+(\S+)|from\s+(\S+)\s+(?:to|until|till|through)\s+(\S+))/gi;
+
+/**
+ * A range written as "between A and B" or "from A to B" gives its two ends to the one pair of number fields that
+ * are a range's low and high ends (`lower_limit`/`upper_limit`, "The start of the range"/"The end of the range"),
+ * whatever other numbers the text holds.
+ */
+function fillRange(state: Filling, fields: SchemaField[]): void {
+  const low = fields.filter((f) => f.role === 'source' && state.isOpen(f));
+  const high = fields.filter((f) => f.role === 'target' && state.isOpen(f));
+  if (low.length !== 1 || high.length !== 1) return;
+  const free = state.numbers.filter((n) => state.isFree({ ...n.digits, text: '' }));
+  const at = (position: number) => free.find((n) => n.start === position);
+  const ranges = [...state.text.matchAll(RANGE)].flatMap((m) => {
+    const [a, b] = m[1] !== undefined ? [m[1], m[2]] : [m[3], m[4]];
+    const from = at(m.index + m[0].indexOf(a, m[0].search(/\s/)));
+    const to = at(m.index + m[0].lastIndexOf(b));
+    return from && to ? [{ from, to }] : [];
+  });
+  if (ranges.length !== 1) return;
+  const [{ from, to }] = ranges;
+  const [lowValue, highValue] = [numericValue(state.text, low[0], from), numericValue(state.text, high[0], to)];
+  if (lowValue === undefined || highValue === undefined) return;
+  state.set(low[0], { value: lowValue, span: from });
+  state.set(high[0], { value: highValue, span: to });
+}
+
+export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaField[]): void {
+  fillRange(state, written);
+  const fields = written.filter((f) => state.isOpen(f));
   if (fillTuples(state, fields)) return;
   const numbers = state.numbers.filter((n) => state.isFree({ ...n.digits, text: '' }));
   const quantityField = (f: SchemaField) => all.some((g) => (g.kind === 'unit' || g.kind === 'currency') && g !== f) && f.required;

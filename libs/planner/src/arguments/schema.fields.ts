@@ -48,8 +48,19 @@ export interface SchemaField {
 const typesOf = (schema: JsonSchema): string[] => (Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : []);
 
 function roleOf(name: string, description: string): Role | undefined {
-  if (/^(?:from|source|start|begin|since|src|base|original)(?:[A-Z_]|$)/.test(name) || /^(?:source|start|unit of the value|zone the \w+ is written)/i.test(description)) return 'source';
-  if (/^(?:to|target|end|until|dest|destination)(?:[A-Z_]|$)/.test(name) || /^(?:target|end\b|unit to convert to|zone to express)/i.test(description)) return 'target';
+  // "The start of the range", "lower_limit": the low end of a range is its source side, "upper_limit" its target.
+  if (
+    /^(?:from|source|start|begin|since|src|base|original|lower)(?:[A-Z_]|$)/.test(name) ||
+    /^(?:source|start|unit of the value|zone the \w+ is written)/i.test(description) ||
+    /^the (?:start|beginning|lower (?:bound|limit|end)) of\b/i.test(description)
+  )
+    return 'source';
+  if (
+    /^(?:to|target|end|until|dest|destination|upper)(?:[A-Z_]|$)/.test(name) ||
+    /^(?:target|end\b|unit to convert to|zone to express)/i.test(description) ||
+    /^the (?:end|upper (?:bound|limit|end)) of\b/i.test(description)
+  )
+    return 'target';
   // "The currency to convert from." / "… to convert to.": the description says the side when the name does not.
   const from = /\bconvert(?:ed)? from\b/i.test(description);
   const to = /\bconvert(?:ed)? (?:to|into)\b/i.test(description);
