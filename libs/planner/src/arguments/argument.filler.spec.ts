@@ -504,6 +504,20 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('sample every step 5 from 20 to 80', window, context).arguments).toEqual({ start: 20, end: 80, step: 5 });
   });
 
+  it('gives numbered fields the values their units point at, in written order, and "300 K" only to a temperature', () => {
+    const mix: JsonSchema = {
+      type: 'object',
+      properties: {
+        volume1: { type: 'number', description: 'Volume of the first liquid in litres.' },
+        temp1: { type: 'number', description: 'Temperature of the first liquid.' },
+        volume2: { type: 'number', description: 'Volume of the second liquid in litres.' },
+        temp2: { type: 'number', description: 'Temperature of the second liquid.' },
+      },
+      required: ['volume1', 'temp1', 'volume2', 'temp2'],
+    };
+    expect(fillArguments('Mix 4 litres of liquid at 290 K with 6 litres of the same liquid at 350 K', mix, context).arguments).toEqual({ volume1: 4, temp1: 290, volume2: 6, temp2: 350 });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

@@ -182,6 +182,8 @@ export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaF
       if (value === undefined) continue;
       const fit = unitFit(field, mention);
       if (fit === undefined) continue;
+      // "2 moles at 300 K" beside a temperature field: the K is kelvin, never a count in thousands for another field.
+      if (mention.kelvin !== undefined && !aboutTemperature(field) && all.some(aboutTemperature)) continue;
       // "two nights" is the value of `num_nights` (the noun its name ends on); "two numbers" (number1,
       // number2) counts the fields themselves, "two notes" is no `first_note_frequency`.
       if (mention.counts && (fieldFamily(field) !== field.name || !wordMatches(countedNoun(field) ?? '', stem(mention.counts)))) continue;
@@ -267,7 +269,10 @@ function fillAlike(state: Filling, fields: SchemaField[], pairs: NumberPair[], d
   const groups = new Map<string, SchemaField[]>();
   for (const field of fields) {
     if (done.has(field)) continue;
-    const pointed = pairs.filter((p) => p.field === field && p.score > 0);
+    // The values the field's words and units point at most ("at 300 K" for a temperature, not "2 moles of gas").
+    const scored = pairs.filter((p) => p.field === field && p.score > 0);
+    const best = Math.max(...scored.map((p) => p.score));
+    const pointed = scored.filter((p) => p.score === best);
     if (pointed.length < 2) continue;
     const key = pointed
       .sort((a, b) => a.mention.start - b.mention.start)
@@ -276,7 +281,8 @@ function fillAlike(state: Filling, fields: SchemaField[], pairs: NumberPair[], d
     groups.set(key, [...(groups.get(key) ?? []), field]);
   }
   for (const group of groups.values()) {
-    const mentions = [...new Set(pairs.filter((p) => p.field === group[0] && p.score > 0).map((p) => p.mention))].sort((a, b) => a.start - b.start);
+    const best = Math.max(...pairs.filter((p) => p.field === group[0]).map((p) => p.score));
+    const mentions = [...new Set(pairs.filter((p) => p.field === group[0] && p.score > 0 && p.score === best).map((p) => p.mention))].sort((a, b) => a.start - b.start);
     if (group.length < 2 || mentions.length !== group.length || mentions.some((m) => taken.has(m))) continue;
     fillInOrder(state, group, mentions, pairs, done, taken);
   }

@@ -100,7 +100,6 @@ function endsOnOwnNoun(phrase: Phrase, field: SchemaField): boolean {
   const last = stem(words[words.length - 1] ?? '');
   return words.length > 1 && field.nameWords.some((w) => !GENERIC.has(w) && wordMatches(w, last));
 }
-
 /** `start` beside `destination`: the other end of a trip whose one end is a place is a place too. */
 function pairedPlace(field: SchemaField, fields: SchemaField[]): Entity | undefined {
   const from = FROM_FIELD.test(field.name);
@@ -165,7 +164,10 @@ function trimmed(text: string, tokens: Token[], phrase: Phrase, field: SchemaFie
   const own = (t: Token) => [...field.nameWords, ...headNouns(field)].some((w) => wordMatches(w, stem(t.value)));
   const inside = tokens.filter((t) => t.start >= phrase.start && t.end <= phrase.end);
   let [first, last] = [0, inside.length - 1];
-  while (first <= last && own(inside[first])) first++;
+  // "Battle of Stalingrad", "Hotel Paradise", "Museum of Modern Art": a capitalised first word is the name's own too,
+  // except a person's title ("Lawyer John Doe").
+  const named = phrase.proper && inside.length > 1 && inside[0].proper && entityOf(field) !== 'person';
+  while (first <= last && own(inside[first]) && !named) first++;
   // "Premier League" for `league`, "Orange County Court" for `court`: a capitalised last word is the name's own.
   while (last >= first && own(inside[last]) && !(phrase.proper && inside[last].proper && last > first)) last--;
   if (first > last) return undefined;
