@@ -518,6 +518,19 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('Mix 4 litres of liquid at 290 K with 6 litres of the same liquid at 350 K', mix, context).arguments).toEqual({ volume1: 4, temp1: 290, volume2: 6, temp2: 350 });
   });
 
+  it('reads a code the description gives for a word ("\'desc\' for descending"), and never gives text after a colon that another field took', () => {
+    const sort: JsonSchema = {
+      type: 'object',
+      properties: {
+        values: { type: 'array', items: { type: 'number' }, description: 'The numbers to sort.' },
+        direction: { type: 'string', description: "Sort direction: 'asc' for ascending, 'desc' for descending." },
+      },
+      required: ['values'],
+    };
+    expect(fillArguments('Sort these in descending order: [4, 1, 9]', sort, context).arguments).toEqual({ values: [4, 1, 9], direction: 'desc' });
+    expect(fillArguments('Sort these: [4, 1, 9]', sort, context).arguments).toEqual({ values: [4, 1, 9] });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

@@ -151,6 +151,12 @@ function exampleHits(text: string, field: SchemaField): Phrase[] {
     for (const part of m[1].split(/\s*(?:,|\bor\b|\band\b|\/|\betc\b)\s*/)) examples.add(part.replace(/^['"‘“]|['"’”]$/g, '').trim());
   }
   const hits: Phrase[] = [];
+  // "'asc' for ascending order", "'C' for Celsius": a code the description gives for a word the text writes.
+  for (const m of description.matchAll(/['"‘“]([^'"’”]{1,20})['"’”]\s+(?:for|means|meaning|=)\s+([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*)?)/g)) {
+    const word = m[2].split(/\s+/)[0];
+    const said = new RegExp(`(?<![\\w-])${escapeRegExp(word)}(?![\\w-])`, 'i').exec(text);
+    if (said) hits.push({ start: said.index, end: said.index + said[0].length, text: said[0], value: m[1], proper: false });
+  }
   for (const example of examples) {
     if (example.length < 2 || /^(?:the|a|an|default|etc)$/i.test(example)) continue;
     const m = new RegExp(`(?<![\\w-])${escapeRegExp(example)}(?!\\w)`, 'i').exec(text);

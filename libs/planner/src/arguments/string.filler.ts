@@ -74,7 +74,8 @@ export function fillTexts(state: Filling, fields: SchemaField[]): void {
     if (colon && state.isFree({ start: colon.index, end: colon.index + 1, text: ':' }) && !state.urls.some((u) => colon.index >= u.start && colon.index < u.end)) {
       const start = colon.index + colon[0].length;
       const value = state.text.slice(start).trim();
-      if (value) {
+      // What follows the colon may already be another field's ("sort in ascending order: ['Sam', 'Jack']").
+      if (value && state.isFree({ start, end: state.text.length, text: value })) {
         state.set(field, { value, span: { start, end: state.text.length, text: value } });
         continue;
       }
