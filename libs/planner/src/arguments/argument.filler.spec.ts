@@ -531,6 +531,27 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('Sort these: [4, 1, 9]', sort, context).arguments).toEqual({ values: [4, 1, 9] });
   });
 
+  it('reads a weekday enum from a weekday, values told apart by case as written, and a city both as its zone and as the city', () => {
+    const hours: JsonSchema = {
+      type: 'object',
+      properties: { shop: { type: 'string', description: 'Name of the shop.' }, weekday: { type: 'string', enum: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] } },
+      required: ['weekday'],
+    };
+    expect(fillArguments('When does it open on Sunday?', hours, context).arguments).toEqual({ weekday: 'Sunday' });
+    const blood: JsonSchema = { type: 'object', properties: { rh: { type: 'string', enum: ['DD', 'Dd', 'dd'], description: 'The Rh genotype.' } }, required: ['rh'] };
+    expect(fillArguments('How likely is the Dd genotype?', blood, context).arguments).toEqual({ rh: 'Dd' });
+    const clock: JsonSchema = {
+      type: 'object',
+      properties: {
+        city: { type: 'string', description: 'The name of the city.' },
+        country: { type: 'string', description: 'The name of the country.' },
+        tz: { type: 'string', description: 'IANA time zone.' },
+      },
+      required: ['city', 'country'],
+    };
+    expect(fillArguments('What time is it in Tokyo, Japan?', clock, context).arguments).toEqual({ city: 'Tokyo', country: 'Japan', tz: 'Asia/Tokyo' });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

@@ -13,8 +13,12 @@ export function fillEnums(state: Filling, field: SchemaField): void {
   // Quoted text is data, except a quote that is one of the values itself ("with the status 'concluded'").
   const named = new Set(values.map((v) => String(v).toLowerCase()));
   const quotesAValue = (span: { text: string }) => named.has(span.text.replace(/^['"“‘]|['"”’]$/g, '').toLowerCase());
-  const blocked = [...state.opaque.filter((span) => !quotesAValue(span)), ...state.dates, ...state.used];
+  // A date written as one of the values ("on Saturday" for a day-of-week enum) is that value.
+  const blocked = [...state.opaque.filter((span) => !quotesAValue(span)), ...state.dates.filter((span) => !quotesAValue(span)), ...state.used];
   let matches = matchEnum(state.text, values, blocked);
+  // "AA" among AA, Aa and aa: values told apart by case only are read as written.
+  const exact = matches.filter((m) => String(m.value) === m.text);
+  if (exact.length > 0 && exact.length < matches.length && matches.every((m) => exact.some((e) => overlaps(e, m)))) matches = exact;
   if (list && matches.length === 0) {
     // "how many weeks" names the unit "weeks"; "in hours" too; the singular ("a day") as well.
     const singulars = values.filter((v): v is string => typeof v === 'string' && v.endsWith('s')).map((v) => v.slice(0, -1));

@@ -135,6 +135,9 @@ export function fillZones(state: Filling, fields: SchemaField[]): void {
   const paired = open.map((f) => ({ ...f, role: f.zoneRole === 'neutral' ? undefined : f.zoneRole }));
   if (paired.length === 1 && paired[0].role === 'target') paired[0].role = undefined;
   state.assign(paired, zoneCandidates(state.zones));
+  // "the time in Sydney, Australia": a city read as its zone is still the city a place field may take.
+  const places = new Set(state.zones.filter((z) => /^[A-Z][a-z]/.test(z.text) && !z.text.includes('/')));
+  state.used.splice(0, state.used.length, ...state.used.filter((span) => !places.has(span as ZoneMention)));
   for (const field of open) {
     const value = state.fill.arguments[field.name];
     if (value && typeof value === 'object') {
