@@ -552,6 +552,16 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('What time is it in Tokyo, Japan?', clock, context).arguments).toEqual({ city: 'Tokyo', country: 'Japan', tz: 'Asia/Tokyo' });
   });
 
+  it('reads a street address as written and keeps its house number from the numbers, and reads a request wrapped in single quotes', () => {
+    const delivery: JsonSchema = {
+      type: 'object',
+      properties: { address: { type: 'string', description: 'Delivery address.' }, parcels: { type: 'integer', description: 'Number of parcels.' } },
+      required: ['address', 'parcels'],
+    };
+    expect(fillArguments('Deliver 2 parcels to 42 Baker Street tomorrow', delivery, context).arguments).toEqual({ address: '42 Baker Street', parcels: 2 });
+    expect(fillArguments("'Deliver 3 parcels to 7 Elm Rd, it's urgent'", delivery, context).arguments).toEqual({ address: '7 Elm Rd', parcels: 3 });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

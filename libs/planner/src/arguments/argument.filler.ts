@@ -12,7 +12,7 @@ import { fillNameLists, fillPhrases } from './phrase.filler';
 import { fillResidual } from './residual.filler';
 import { refusedArguments } from './schema.check';
 import { type SchemaField, schemaFields, statedDefault } from './schema.fields';
-import { fillEmail, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
+import { fillAddress, fillEmail, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
 import { overlaps, stem, wordMatches } from './text-span.util';
 
 /**
@@ -34,7 +34,7 @@ export function fillArguments(written: string, inputSchema: JsonSchema, context:
 
 /** A request sent wrapped in quotes as a whole is the request, not a quotation: its values are read. */
 function unquoted(text: string): string {
-  const whole = /^\s*(["“])([^"“”]*)(["”])\s*$/.exec(text);
+  const whole = /^\s*(["“])([^"“”]*)(["”])\s*$/.exec(text) ?? /^\s*(['‘])((?:[^'‘’]|(?<=\w)['’](?=\w))*)(['’])\s*$/.exec(text);
   return whole ? whole[2] : text;
 }
 
@@ -55,6 +55,8 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   for (const field of open('url')) fillUrl(state, field);
   for (const field of open('email')) fillEmail(state, field);
   for (const field of open('path')) fillPath(state, field);
+  // Before the numbers: an address's house number is no amount.
+  fillAddress(state, open('text'));
   fillDates(state, open('date'), fields);
   fillZones(state, open('zone'));
   fillImpliedSourceZone(state, fields);

@@ -137,6 +137,20 @@ export function fillIdentifiers(state: Filling, fields: SchemaField[]): void {
   for (const { field, c, score } of scored) if (score > 0 && state.isOpen(field) && state.isFree(c.span)) state.set(field, c);
 }
 
+/** A street address: a house number, a few words and a street word ("123 main street", "10 Downing St"). */
+const STREET_ADDRESS =
+  /\b\d{1,6}[A-Za-z]?\s+(?:[A-Za-z][\w'.-]*\s+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|court|ct|place|pl|terrace|parkway|pkwy|highway|hwy|square|sq)\b\.?/gi;
+
+/** A field for an address (`address`, `street`, "the street address") takes the street address written, as written. */
+export function fillAddress(state: Filling, fields: SchemaField[]): void {
+  const field = fields.find((f) => state.isOpen(f) && f.nameWords.some((w) => w === 'address' || w === 'street'));
+  if (!field) return;
+  const found = [...state.text.matchAll(STREET_ADDRESS)]
+    .map((m) => ({ value: m[0].replace(/\.$/, ''), span: { start: m.index, end: m.index + m[0].length, text: m[0] } }))
+    .filter((c) => state.isFree(c.span) && !state.opaque.some((o) => overlaps(o, c.span)));
+  state.single(field, found);
+}
+
 /** first_name / last_name style fields take the parts of a person's name. */
 export function fillPersonName(state: Filling, fields: SchemaField[]): void {
   const firstField = fields.find((f) => /^(?:first|given)_?name$/i.test(f.name));
