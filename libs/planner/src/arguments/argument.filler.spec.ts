@@ -562,6 +562,19 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments("'Deliver 3 parcels to 7 Elm Rd, it's urgent'", delivery, context).arguments).toEqual({ address: '7 Elm Rd', parcels: 3 });
   });
 
+  it('gives a country field the country of "City, Country" whatever its description says of the city, and writes a word as the code the description gives', () => {
+    const weather: JsonSchema = {
+      type: 'object',
+      properties: {
+        city: { type: 'string', description: 'The city to report on.' },
+        country: { type: 'string', description: 'The country of the city above.' },
+        scale: { type: 'string', description: "Temperature unit: 'k' for Kelvin, 'c' for Celsius." },
+      },
+      required: ['city', 'country'],
+    };
+    expect(fillArguments('How cold is it in Lyon, France in kelvin?', weather, context).arguments).toEqual({ city: 'Lyon', country: 'France', scale: 'k' });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

@@ -11,7 +11,7 @@ import { fillCurrencies, fillNumbers, fillPeriods, fillRestStart, fillUnits } fr
 import { fillNameLists, fillPhrases } from './phrase.filler';
 import { fillResidual } from './residual.filler';
 import { refusedArguments } from './schema.check';
-import { type SchemaField, schemaFields, statedDefault } from './schema.fields';
+import { describedCodes, type SchemaField, schemaFields, statedDefault } from './schema.fields';
 import { fillAddress, fillEmail, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
 import { overlaps, stem, wordMatches } from './text-span.util';
 
@@ -86,6 +86,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   const guessed = context.tool ? fillResidual(state, open('text'), fields, context.tool) : [];
   widenEnumerations(state, open('text'));
 
+  toDescribedCodes(state, fields);
   dropInvalid(state, inputSchema);
   const kept = guessed.filter((f) => f.name in state.fill.arguments || state.fill.ambiguous.some((a) => a.path === `/${f.name}`)).map((f) => f.name);
   if (kept.length > 0) state.fill.guessed = kept;
@@ -140,6 +141,15 @@ function spreadLists(state: Filling): void {
     ? Array.from({ length: count }, (_, k) => Object.fromEntries(lists.map((a) => [a.path.slice(1), a.options[k]])))
     : lists.reduce<Record<string, unknown>[]>((calls, a) => calls.flatMap((call) => a.options.map((option) => ({ ...call, [a.path.slice(1)]: option }))), [{}]);
   state.fill.ambiguous = [];
+}
+
+/** A value written as a word the description gives a code for ("celsius" where "'c' for Celsius") is that code. */
+function toDescribedCodes(state: Filling, fields: SchemaField[]): void {
+  for (const field of fields) {
+    const value = state.fill.arguments[field.name];
+    const code = typeof value === 'string' ? describedCodes(field).get(value.toLowerCase()) : undefined;
+    if (code !== undefined) state.fill.arguments[field.name] = code;
+  }
 }
 
 /** Arguments the schema refuses are not kept (the schema is never loosened to fit them). */

@@ -4,7 +4,7 @@
 import type { Span } from './argument-fill.types';
 import { type Filling, fieldScore, joinedAsList, shareListScores } from './filling.state';
 import { extractProperPhrases, isCommonWord, type Phrase, phraseOf, type Token, tokensOf } from './phrase.extractor';
-import { fieldFamily, type SchemaField } from './schema.fields';
+import { describedCodes, fieldFamily, type SchemaField } from './schema.fields';
 import { escapeRegExp, overlaps, stem, wordMatches } from './text-span.util';
 
 type Entity = 'place' | 'person' | 'group' | 'work';
@@ -124,8 +124,12 @@ function properScore(state: Filling, field: SchemaField, entity: Entity | undefi
     const side = state.hintOf(phrase);
     if ((from && side === 'source') || (to && side === 'target')) score += 2;
     if ((from && side === 'target') || (to && side === 'source')) score -= 3;
-    const wide = words.some((w) => ['country', 'state', 'province', 'region', 'county', 'continent'].includes(w));
-    const narrow = words.some((w) => ['city', 'town', 'village', 'location', 'place', 'address', 'venue'].includes(w));
+    // The field's own name says which part it wants ("country": "The country of the city you specified"); its description only when the name does not.
+    const WIDE = ['country', 'state', 'province', 'region', 'county', 'continent'];
+    const NARROW = ['city', 'town', 'village', 'location', 'place', 'address', 'venue'];
+    const named = field.nameWords.some((w) => WIDE.includes(w) || NARROW.includes(w)) ? field.nameWords : words;
+    const wide = named.some((w) => WIDE.includes(w));
+    const narrow = named.some((w) => NARROW.includes(w));
     // "Sydney, Australia": the city for a city field, the country for a country field, both for "city and state".
     // "in the format of City, State", "e.g. Boston, MA": the field wants the place with its region.
     const withRegion = /\bcity,\s*(?:state|country|region)\b|\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, [A-Z][A-Za-z]+\b/.test(String(field.schema.description ?? ''));
@@ -152,10 +156,9 @@ function exampleHits(text: string, field: SchemaField): Phrase[] {
   }
   const hits: Phrase[] = [];
   // "'asc' for ascending order", "'C' for Celsius": a code the description gives for a word the text writes.
-  for (const m of description.matchAll(/['"‘“]([^'"’”]{1,20})['"’”]\s+(?:for|means|meaning|=)\s+([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*)?)/g)) {
-    const word = m[2].split(/\s+/)[0];
+  for (const [word, code] of describedCodes(field)) {
     const said = new RegExp(`(?<![\\w-])${escapeRegExp(word)}(?![\\w-])`, 'i').exec(text);
-    if (said) hits.push({ start: said.index, end: said.index + said[0].length, text: said[0], value: m[1], proper: false });
+    if (said) hits.push({ start: said.index, end: said.index + said[0].length, text: said[0], value: code, proper: false });
   }
   for (const example of examples) {
     if (example.length < 2 || /^(?:the|a|an|default|etc)$/i.test(example)) continue;

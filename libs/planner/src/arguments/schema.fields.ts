@@ -191,3 +191,14 @@ export function statedDefault(field: SchemaField): unknown {
   if (quoted !== undefined && types.includes('string') && (!enumeration || enumeration.includes(quoted))) return quoted;
   return undefined;
 }
+
+/**
+ * The codes a field's description gives for words ("'asc' for ascending", "'c' for Celsius", "'M' means male"): the
+ * first word each code stands for, lower-cased, to the code.
+ */
+export function describedCodes(field: SchemaField): Map<string, string> {
+  const description = typeof field.schema.description === 'string' ? field.schema.description : '';
+  const codes = new Map<string, string>();
+  for (const m of description.matchAll(/['"‘“]([^'"’”]{1,20})['"’”]\s+(?:for|means|meaning|=)\s+([A-Za-z][A-Za-z-]*)/g)) codes.set(m[2].toLowerCase(), m[1]);
+  return codes;
+}
