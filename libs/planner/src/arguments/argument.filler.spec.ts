@@ -575,6 +575,18 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('How cold is it in Lyon, France in kelvin?', weather, context).arguments).toEqual({ city: 'Lyon', country: 'France', scale: 'k' });
   });
 
+  it('gives an hour-of-day field the hour of the clock time written, but a clock face its hour and minutes', () => {
+    const bars: JsonSchema = {
+      type: 'object',
+      properties: { city: { type: 'string', description: 'The city.' }, closing_hour: { type: 'integer', description: 'Latest closing time, 24 hour format.' } },
+      required: ['city'],
+    };
+    expect(fillArguments('Bars in Madrid open until 2 am', bars, context).arguments).toEqual({ city: 'Madrid', closing_hour: 2 });
+    expect(fillArguments('Bars in Madrid open until 11pm', bars, context).arguments).toEqual({ city: 'Madrid', closing_hour: 23 });
+    const face: JsonSchema = { type: 'object', properties: { hours: { type: 'integer' }, minutes: { type: 'integer' } }, required: ['hours', 'minutes'] };
+    expect(fillArguments('the angle of the clock hands at 6:30 PM', face, context).arguments).toEqual({ hours: 6, minutes: 30 });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

@@ -169,7 +169,28 @@ function fillRange(state: Filling, fields: SchemaField[]): void {
   state.set(high[0], { value: highValue, span: to });
 }
 
+/** A clock time: "11 PM", "9:30am", "22:00". */
+const CLOCK = /\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})(?!:?\d)/gi;
+
+/**
+ * A whole-number field for an hour of the day (`closing_hour`, "… in 24 hour format") takes the hour of the one clock
+ * time written: "until 11 PM" is 23, "22:00" is 22.
+ */
+function fillClockHour(state: Filling, fields: SchemaField[], all: SchemaField[]): void {
+  // Beside a minutes field the hour is the clock face's ("6:30 PM" is 6 and 30), not the day's.
+  const clockFace = all.some((f) => f.nameWords.some((w) => w === 'minute' || w === 'minutes'));
+  const hourly = fields.filter((f) => state.isOpen(f) && !clockFace && (f.nameWords.some((w) => w === 'hour' || w === 'hours') || /\b24[- ]hour\b/i.test(String(f.schema.description ?? ''))));
+  if (hourly.length !== 1) return;
+  const times = [...state.text.matchAll(CLOCK)].filter((m) => state.isFree({ start: m.index, end: m.index + m[0].length, text: m[0] }));
+  if (times.length !== 1) return;
+  const [m] = times;
+  const hour = m[1] !== undefined ? (Number(m[1]) % 12) + (m[3].toLowerCase() === 'p' ? 12 : 0) : Number(m[4]);
+  if (hour > 23 || (m[1] !== undefined && Number(m[1]) > 12)) return;
+  state.set(hourly[0], { value: hour, span: { start: m.index, end: m.index + m[0].length, text: m[0] } });
+}
+
 export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaField[]): void {
+  fillClockHour(state, written, all);
   fillRange(state, written);
   const fields = written.filter((f) => state.isOpen(f));
   if (fillTuples(state, fields)) return;
