@@ -587,6 +587,23 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('the angle of the clock hands at 6:30 PM', face, context).arguments).toEqual({ hours: 6, minutes: 30 });
   });
 
+  it("reads check-in and check-out as the two ends of a stay, and a quote ending on the field's noun as that field's", () => {
+    const stay: JsonSchema = {
+      type: 'object',
+      properties: {
+        lodge_name: { type: 'string', description: 'Name of the lodge.' },
+        check_in: { type: 'string', description: 'Arrival day, YYYY-MM-DD.' },
+        check_out: { type: 'string', description: 'Departure day, YYYY-MM-DD.' },
+      },
+      required: ['lodge_name', 'check_in', 'check_out'],
+    };
+    expect(fillArguments("Is 'Fjord View Lodge' free from July 3, 2027 to July 9, 2027?", stay, context).arguments).toEqual({
+      lodge_name: 'Fjord View Lodge',
+      check_in: '2027-07-03',
+      check_out: '2027-07-09',
+    });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

@@ -50,13 +50,13 @@ const typesOf = (schema: JsonSchema): string[] => (Array.isArray(schema.type) ? 
 function roleOf(name: string, description: string): Role | undefined {
   // "The start of the range", "lower_limit": the low end of a range is its source side, "upper_limit" its target.
   if (
-    /^(?:from|source|start|begin|since|src|base|original|lower)(?:[A-Z_]|$)/.test(name) ||
+    /^(?:from|source|start|begin|since|src|base|original|lower|check_?in|checkIn)(?:[A-Z_]|$)/.test(name) ||
     /^(?:source|start|unit of the value|zone the \w+ is written)/i.test(description) ||
     /^the (?:start|beginning|lower (?:bound|limit|end)) of\b/i.test(description)
   )
     return 'source';
   if (
-    /^(?:to|target|end|until|dest|destination|upper)(?:[A-Z_]|$)/.test(name) ||
+    /^(?:to|target|end|until|dest|destination|upper|check_?out|checkOut)(?:[A-Z_]|$)/.test(name) ||
     /^(?:target|end\b|unit to convert to|zone to express)/i.test(description) ||
     /^the (?:end|upper (?:bound|limit|end)) of\b/i.test(description)
   )
@@ -78,6 +78,8 @@ function stringKind(name: string, schema: JsonSchema, description: string): Fiel
   if (/\bunit\b/i.test(description) && !/\bunits\b/i.test(lowerName)) return 'unit';
   if (/^text containing (?:a |the )?(?:date|time)/i.test(description)) return 'date';
   if (/date|time/i.test(name) || /^(?:start |end )?date\b|\bdate or date-time\b|\bdate and time\b/i.test(description)) return 'date';
+  // "Arrival day, YYYY-MM-DD": a description that states a date format asks for a date.
+  if (/\b(?:yyyy[-/.]mm[-/.]dd|mm[-/.]dd[-/.]yyyy|dd[-/.]mm[-/.]yyyy)\b/i.test(description)) return 'date';
   if (/(?:^|[a-z_])(?:path|file|filename|folder|dir|directory)$/i.test(name) || /^(?:path|folder|file)\b/i.test(description)) return 'path';
   if (/expression|formula/i.test(name) || /^expression\b/i.test(description)) return 'expression';
   return 'text';

@@ -38,7 +38,12 @@ export function fillTexts(state: Filling, fields: SchemaField[]): void {
   const open = fields.filter((f) => state.isOpen(f));
   const candidates = quoted.map((q) => ({ value: q.value, span: q as Span }));
   // A quote goes to the field its neighbouring words name ("titled 'Q1'"), then the only field to the only quote.
-  const scored = open.flatMap((field) => candidates.map((c) => ({ field, c, score: fieldScore(state, field, c.span) })));
+  // A quote that ends on the field's own noun names it too ("'Queens Hotel'" for hotel_name).
+  const ownNoun = (field: SchemaField, value: string) => {
+    const last = stem(value.trim().split(/\s+/).at(-1)?.toLowerCase() ?? '');
+    return value.trim().includes(' ') && field.nameWords.some((w) => w !== 'name' && w.length > 2 && wordMatches(w, last)) ? 2 : 0;
+  };
+  const scored = open.flatMap((field) => candidates.map((c) => ({ field, c, score: fieldScore(state, field, c.span) + ownNoun(field, c.value) })));
   scored.sort((a, b) => b.score - a.score || a.c.span.start - b.c.span.start);
   for (const { field, c, score } of scored) {
     if (score <= 0 || !state.isOpen(field) || !state.isFree(c.span)) continue;
