@@ -604,6 +604,15 @@ describe('fillArguments: ranges and lists of names', () => {
     });
   });
 
+  it('fills optional fields from the longer tuples, and the required ones from every tuple', () => {
+    const point: JsonSchema = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } }, required: ['x', 'y'] };
+    const fill = fillArguments('Plot the points (1, 2) and (4, 5, 6)', point, context);
+    expect(fill.each?.map((call) => ({ ...fill.arguments, ...call }))).toEqual([
+      { x: 1, y: 2 },
+      { x: 4, y: 5, z: 6 },
+    ]);
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

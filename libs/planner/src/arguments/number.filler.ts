@@ -109,8 +109,11 @@ function measuredIn(field: SchemaField, unit: string): boolean {
  * are one call each. Returns true when it filled the fields.
  */
 function fillTuples(state: Filling, fields: SchemaField[]): boolean {
-  const wanted = fields.filter((f) => f.required);
-  if (wanted.length < 2 || wanted.length !== fields.length) return false;
+  // The fields in schema order; a tuple fills as many as it holds ("(9, 12, 15)" fills an optional z too),
+  // never fewer than the required ones.
+  const required = fields.filter((f) => f.required);
+  const lastRequired = Math.max(...required.map((f) => fields.indexOf(f)));
+  if (required.length < 2 || lastRequired !== required.length - 1) return false;
   const free = state.numbers.filter((n) => state.isFree({ ...n.digits, text: '' }) && !n.unit && !n.currency);
   const tuples: NumberMention[][] = [];
   for (const m of state.text.matchAll(/\(([^()]*)\)/g)) {
@@ -125,10 +128,10 @@ function fillTuples(state: Filling, fields: SchemaField[]): boolean {
       tuples.push(inside);
     }
   }
-  if (tuples.length === 0 || tuples.some((t) => t.length !== wanted.length)) return false;
-  const calls = tuples.map((tuple) => Object.fromEntries(wanted.map((field, i) => [field.name, numericValue(state.text, field, tuple[i])])));
+  if (tuples.length === 0 || tuples.some((t) => t.length < required.length || t.length > fields.length)) return false;
+  const calls = tuples.map((tuple) => Object.fromEntries(tuple.map((mention, i) => [fields[i].name, numericValue(state.text, fields[i], mention)])));
   if (calls.some((call) => Object.values(call).some((v) => v === undefined))) return false;
-  for (const [i, mention] of tuples[0].entries()) state.set(wanted[i], { value: calls[0][wanted[i].name], span: mention });
+  for (const [i, mention] of tuples[0].entries()) state.set(fields[i], { value: calls[0][fields[i].name], span: mention });
   for (const tuple of tuples.slice(1)) state.used.push(...tuple);
   if (calls.length > 1) state.fill.each = calls;
   return true;
