@@ -613,6 +613,17 @@ describe('fillArguments: ranges and lists of names', () => {
     ]);
   });
 
+  it('reads "diesel-fueled" and "solar-powered" as the kind of fuel and power', () => {
+    const engine: JsonSchema = {
+      type: 'object',
+      properties: { fuel_type: { type: 'string', description: 'Type of fuel.' }, seats: { type: 'integer', description: 'Number of seats.' } },
+      required: ['fuel_type', 'seats'],
+    };
+    expect(fillArguments('Rent me a diesel-fueled van with 9 seats', engine, context).arguments).toEqual({ fuel_type: 'diesel', seats: 9 });
+    const pump: JsonSchema = { type: 'object', properties: { power_source: { type: 'string', description: 'Source of power.' } }, required: ['power_source'] };
+    expect(fillArguments('Quote a solar-powered pump', pump, context).arguments).toEqual({ power_source: 'solar' });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

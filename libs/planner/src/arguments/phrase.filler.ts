@@ -172,6 +172,8 @@ function exampleHits(text: string, field: SchemaField): Phrase[] {
 function trimmed(text: string, tokens: Token[], phrase: Phrase, field: SchemaField): Phrase | undefined {
   const own = (t: Token) => [...field.nameWords, ...headNouns(field)].some((w) => wordMatches(w, stem(t.value)));
   const inside = tokens.filter((t) => t.start >= phrase.start && t.end <= phrase.end);
+  // Part of one token ("gas" of "gas-fueled"): nothing to trim.
+  if (inside.length === 0) return phrase;
   let [first, last] = [0, inside.length - 1];
   // "Battle of Stalingrad", "Hotel Paradise", "Museum of Modern Art": a capitalised first word is the name's own too,
   // except a person's title ("Lawyer John Doe").
@@ -207,7 +209,8 @@ function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: Sche
   tokens.forEach((token, i) => {
     const parts = token.value.toLowerCase().split('-');
     if (parts.length > 1) {
-      const hit = parts.findIndex((p) => heads.some((h) => wordMatches(h, stem(p))));
+      // "gas-fueled" for fuel, "solar-powered" for power: the noun's own -ed form names it too.
+      const hit = parts.findIndex((p) => heads.some((h) => wordMatches(h, stem(p)) || (h.length >= 4 && new RegExp(`^${escapeRegExp(h)}(?:l?ed|d)$`).test(p))));
       if (hit > 0) {
         const value = token.value.split('-').slice(0, hit).join('-');
         found.push({ start: token.start, end: token.start + value.length, text: value, value, proper: false });
