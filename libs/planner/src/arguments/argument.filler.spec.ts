@@ -624,6 +624,21 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('Quote a solar-powered pump', pump, context).arguments).toEqual({ power_source: 'solar' });
   });
 
+  it('reads the formula a function field names, up to the words that say where it is evaluated, and the quoted formula over a quoted variable', () => {
+    const slope: JsonSchema = {
+      type: 'object',
+      properties: { function: { type: 'string', description: 'The function to differentiate.' }, at: { type: 'number', description: 'Point to evaluate at.' } },
+      required: ['function', 'at'],
+    };
+    expect(fillArguments('Differentiate the function 4x^3 - x + 7 at x = 2', slope, context).arguments).toEqual({ function: '4x^3 - x + 7', at: 2 });
+    const withVariable: JsonSchema = {
+      type: 'object',
+      properties: { function: { type: 'string', description: 'The function to differentiate.' }, variable: { type: 'string', description: 'The variable.' } },
+      required: ['function'],
+    };
+    expect(fillArguments("Differentiate the function '5t^2 + t' where 't' is the variable", withVariable, context).arguments.function).toBe('5t^2 + t');
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

@@ -77,10 +77,12 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   for (const field of open('sort-list')) fillSortKeys(state, field);
   fillYears(state, open('text'));
   fillPersonName(state, open('text'));
-  fillTexts(state, open('text'));
+  // A formula the expression reader could not delimit ("the function 2x^2 at x = 1") is read as text.
+  const texts = [...open('text'), ...open('expression').filter((f) => state.isOpen(f))];
+  fillTexts(state, texts);
   // A URL field takes a placeholder only when no URL is written (fillUrl left it open).
   fillIdentifiers(state, [...open('text'), ...open('url')]);
-  fillPhrases(state, [...open('text'), ...open('unit')]);
+  fillPhrases(state, [...texts, ...open('unit')]);
   fillNameLists(state, open('string-list'));
   fillWordLists(state, open('string-list'));
   const guessed = context.tool ? fillResidual(state, open('text'), fields, context.tool) : [];

@@ -81,7 +81,9 @@ function stringKind(name: string, schema: JsonSchema, description: string): Fiel
   // "Arrival day, YYYY-MM-DD": a description that states a date format asks for a date.
   if (/\b(?:yyyy[-/.]mm[-/.]dd|mm[-/.]dd[-/.]yyyy|dd[-/.]mm[-/.]yyyy)\b/i.test(description)) return 'date';
   if (/(?:^|[a-z_])(?:path|file|filename|folder|dir|directory)$/i.test(name) || /^(?:path|folder|file)\b/i.test(description)) return 'path';
-  if (/expression|formula/i.test(name) || /^expression\b/i.test(description)) return 'expression';
+  // "function: The polynomial function.", "equation": a formula written in the text ("3x^2 + 2x - 1").
+  if (/expression|formula/i.test(name) || /^expression\b/i.test(description) || (/^(?:function|func|equation|polynomial)$/i.test(name) && /\b(?:function|equation|polynomial)\b/i.test(description)))
+    return 'expression';
   return 'text';
 }
 

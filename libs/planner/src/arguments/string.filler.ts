@@ -25,7 +25,10 @@ export function fillEmail(state: Filling, field: SchemaField): void {
 
 /** A quoted expression wins over one read from the bare text. */
 export function fillExpression(state: Filling, field: SchemaField): void {
-  const quoted = state.quoted.filter((q) => state.isFree(q)).map((q) => ({ value: q.value, span: q as Span }));
+  // A quoted formula, not a quoted variable name beside it ("'3x^2 + 2x - 1' … where 'x' is the variable").
+  const quotes = state.quoted.filter((q) => state.isFree(q)).map((q) => ({ value: q.value, span: q as Span }));
+  const formulas = quotes.filter((q) => /[-+*/^%]|\w\s*\(/.test(q.value));
+  const quoted = formulas.length > 0 ? formulas : quotes;
   const written = extractExpressions(state.text, [...state.opaque, ...state.used]).map((e) => ({ value: e.value, span: e as Span }));
   state.single(field, quoted.length > 0 ? quoted : written);
 }

@@ -60,7 +60,7 @@ export function extractExpressions(text: string, taken: Span[] = []): Expression
   for (const m of text.matchAll(EXPRESSION)) {
     let raw = m[0].trim();
     // Words after the formula ("... and round it") are prose, not part of it.
-    raw = raw.replace(/\s+(?:and|then|with|where|for|to|please|using)\b.*$/i, '').trim();
+    raw = raw.replace(/\s+(?:and|then|with|where|for|to|please|using|at|from|between|over|within|when|if)\b.*$/i, '').trim();
     const opens = (raw.match(/\(/g) ?? []).length;
     const closes = (raw.match(/\)/g) ?? []).length;
     if (closes > opens) raw = raw.replace(/\)+$/, (tail) => tail.slice(0, tail.length - (closes - opens)));
