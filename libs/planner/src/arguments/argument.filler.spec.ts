@@ -639,6 +639,16 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments("Differentiate the function '5t^2 + t' where 't' is the variable", withVariable, context).arguments.function).toBe('5t^2 + t');
   });
 
+  it("reads a polynomial's coefficients from the polynomial written, in the order the description asks", () => {
+    const integral = (order: string): JsonSchema => ({
+      type: 'object',
+      properties: { coefficients: { type: 'array', items: { type: 'number' }, description: `Coefficients of the polynomial, in ${order} order of exponent.` } },
+      required: ['coefficients'],
+    });
+    expect(fillArguments('Integrate f(t) = 2t^3 - t + 5 over the year', integral('decreasing'), context).arguments).toEqual({ coefficients: [2, 0, -1, 5] });
+    expect(fillArguments('Integrate f(t) = 2t^3 - t + 5 over the year', integral('increasing'), context).arguments).toEqual({ coefficients: [5, -1, 0, 2] });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

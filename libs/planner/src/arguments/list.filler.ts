@@ -177,3 +177,36 @@ export function fillNumberMap(state: Filling, field: SchemaField): void {
   const value = Object.fromEntries(assignments.map((a) => [a.name, a.value]));
   state.set(field, { value, span: { start: assignments[0].start, end: assignments.at(-1)?.end ?? 0, text: assignments.map((a) => a.text).join(', ') } });
 }
+
+/** A polynomial in one variable written out: "3x^2 + 2x - 4", "y = x^3 - 1". */
+const POLYNOMIAL =
+  /(?:^|[=\s(])((?:[-+]?\s*\d*\.?\d*(?:\s*\*\s*)?[a-z](?![a-z])(?:\s*(?:\^|\*\*)\s*\d+)?|[-+]?\s*\d+(?:\.\d+)?)(?:\s*[-+]\s*(?:\d*\.?\d*(?:\s*\*\s*)?[a-z](?![a-z])(?:\s*(?:\^|\*\*)\s*\d+)?|\d+(?:\.\d+)?(?![\w.])))+)/g;
+
+/**
+ * A list field of a polynomial's coefficients ("The coefficients of the polynomial, in decreasing order of
+ * exponent") takes them from the polynomial written out: "3x^2 + 2x - 4" is [3, 2, -4]; increasing order when
+ * the description says so.
+ */
+export function fillPolynomial(state: Filling, fields: SchemaField[]): void {
+  const field = fields.find((f) => state.isOpen(f) && /\bcoefficients?\b/i.test(`${f.name} ${f.schema.description ?? ''}`));
+  if (!field) return;
+  const written = [...state.text.matchAll(POLYNOMIAL)].filter((m) => /[a-z]/.test(m[1]) && state.isFree({ start: m.index, end: m.index + m[0].length, text: m[0] }));
+  if (written.length !== 1) return;
+  const body = written[0][1].replace(/\s+/g, '');
+  const variables = new Set(body.match(/[a-z]/g));
+  if (variables.size !== 1) return;
+  const terms = [...body.matchAll(/([-+]?)(\d*\.?\d*)\*?([a-z])?(?:(?:\^|\*\*)(\d+))?/g)].filter((t) => t[0] !== '' && t[0] !== '+' && t[0] !== '-');
+  const coefficients = new Map<number, number>();
+  for (const [, sign, digits, variable, power] of terms) {
+    const exponent = variable ? Number(power ?? 1) : 0;
+    const value = (sign === '-' ? -1 : 1) * (digits === '' ? 1 : Number(digits));
+    if (Number.isNaN(value) || coefficients.has(exponent)) return;
+    coefficients.set(exponent, value);
+  }
+  const degree = Math.max(...coefficients.keys());
+  const decreasing = Array.from({ length: degree + 1 }, (_, k) => coefficients.get(degree - k) ?? 0);
+  const increasing = /\bincreasing order\b|\bconstant term first\b/i.test(String(field.schema.description ?? ''));
+  const start = written[0].index + written[0][0].indexOf(written[0][1]);
+  const span = { start, end: start + written[0][1].length, text: written[0][1] };
+  state.set(field, { value: increasing ? decreasing.reverse() : decreasing, span });
+}
