@@ -649,6 +649,15 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('Integrate f(t) = 2t^3 - t + 5 over the year', integral('increasing'), context).arguments).toEqual({ coefficients: [5, -1, 0, 2] });
   });
 
+  it('reads the kind written before the noun the description says the field belongs to ("jazz gigs" for "The style of music of the gig")', () => {
+    const gigs: JsonSchema = {
+      type: 'object',
+      properties: { city: { type: 'string', description: 'The city.' }, style: { type: 'string', description: 'The style of music of the gig.' } },
+      required: ['city', 'style'],
+    };
+    expect(fillArguments('Any jazz gigs in Oslo this week?', gigs, context).arguments).toEqual({ city: 'Oslo', style: 'jazz' });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

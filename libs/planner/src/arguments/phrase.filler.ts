@@ -192,6 +192,9 @@ function headNouns(field: SchemaField): string[] {
   const heads = field.nameWords.filter((w) => !GENERIC.has(w) && !/^\d+$/.test(w));
   const of = /^(?:the\s+)?(?:\w+\s+){0,2}of\s+(?:the\s+|a\s+|an\s+)?([A-Za-z]+)/i.exec(description);
   if (of) heads.push(stem(of[1]));
+  // "The genre of music of the concert": what the kind belongs to is a head too ("classical concerts").
+  const owner = of ? /^\s+of\s+(?:the\s+|a\s+|an\s+)([A-Za-z]+)/i.exec(description.slice((of.index ?? 0) + of[0].length)) : null;
+  if (owner) heads.push(stem(owner[1]));
   return [...new Set(heads)];
 }
 
