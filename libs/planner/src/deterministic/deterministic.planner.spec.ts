@@ -514,6 +514,20 @@ describe('DeterministicPlanner: a step that refers back', () => {
   });
 });
 
+describe("DeterministicPlanner: sentences that open with a tool's own word", () => {
+  const amount = { amount: { type: 'number', description: 'Amount in USD.' }, fund: { type: 'string', description: 'Name of the fund.' } };
+  const pledge = candidate('funds/pledge', 'Pledge an amount to a fund.', 1, { input: object(amount, ['amount', 'fund']) });
+  const redeem = candidate('funds/redeem', 'Redeem an amount from a fund.', 2, { input: object(amount, ['amount', 'fund']) });
+
+  it('reads "Pledge $300 to Alpha and redeem $100 from Beta" as two jobs, though the first verb is no common action word', async () => {
+    const plan = await new DeterministicPlanner().plan(task('Pledge $300 to Alpha and redeem $100 from Beta.'), [pledge, redeem], principal);
+    expect(plan.steps.map((s) => [s.tool, s.arguments])).toEqual([
+      ['funds/pledge@1.0.0', { amount: 300, fund: 'Alpha' }],
+      ['funds/redeem@1.0.0', { amount: 100, fund: 'Beta' }],
+    ]);
+  });
+});
+
 describe('DeterministicPlanner: declared neighbours of tools no run has taught', () => {
   const search = candidate('trip/ferry_search', 'Ferry search tool', 1);
   const book = candidate('trip/ferry_booking', 'Ferry booking tool', 2);

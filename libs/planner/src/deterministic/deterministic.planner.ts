@@ -328,9 +328,12 @@ export class DeterministicPlanner extends Planner {
       };
       const groups: { tool: string; start: number; end: number }[] = [];
       parts.forEach((part, i) => {
+        // A sentence that asks for nothing ("My confirmation number is X.") is context, whatever tool word it holds;
+        // one that opens with a word of a tool's own name ("Invest $2000 in Google" for investment.invest) asks for it.
+        const opening = part.text.trim().split(/\s+/)[0] ?? '';
+        const opensWithToolWord = ranked[i].some((m) => m.score > 0 && namesByName(opening, m.candidate));
+        const context = part.sentence && !isAction(part.text) && !opensWithToolWord;
         const top = ranked[i][0];
-        // A sentence that asks for nothing ("My confirmation number is X.") is context, whatever tool word it holds.
-        const context = part.sentence && !isAction(part.text);
         const named = context ? undefined : ((top && top.score > 0 && namesByName(part.text, top.candidate) ? top.candidate.id : undefined) ?? clearly(i));
         const current = groups.at(-1);
         if (current && (!named || named === current.tool)) current.end = part.end;
