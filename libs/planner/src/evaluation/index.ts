@@ -1,6 +1,7 @@
 /** `@toolgate/planner/evaluation`: offline evaluation (TaskBench plans, argument filling) and its metrics; not part of the runtime surface. */
 export { type ArgumentEvalResult, type ArgumentMiss, type ArgumentTask, evaluateArgumentFilling, readArgumentTasks } from '../arguments/argument.evaluator';
 export { type ArgumentFailureKind, type CallFailure, type CallsVerdict, checkCall, checkCalls, matchesAcceptable, type PredictedCall, standardize } from './bfcl.checker';
+export { withDistractors } from './bfcl.distractors';
 export { type BfclFunction, type BfclGoldCall, type BfclSample, type BfclSchema, bfclToJsonSchema, readBfclAnswers, readBfclSamples } from './bfcl.reader';
 export { type CallEvalOptions, type CallEvalResult, type CallSampleRecord, evaluateCalls } from './calls.evaluator';
 export {

@@ -1,5 +1,5 @@
 import { createPlanner } from '@toolgate/planner';
-import { type CallEvalResult, type CallSampleRecord, evaluateCalls, readBfclAnswers, readBfclSamples } from '@toolgate/planner/evaluation';
+import { type CallEvalResult, type CallSampleRecord, evaluateCalls, readBfclAnswers, readBfclSamples, withDistractors } from '@toolgate/planner/evaluation';
 import { createRetriever } from '@toolgate/retrieval';
 import type { Command } from 'commander';
 import { datasetPath, positiveInt } from '../cli.options';
@@ -11,6 +11,7 @@ export interface EvalCallsFlags extends EvalRunFlags {
   file: string;
   answers?: string;
   limit?: number;
+  distractors?: number;
   json?: boolean;
 }
 
@@ -23,6 +24,7 @@ export function registerEvalCallsCommand(evaluation: Command): void {
     .option('--planner <name>', 'deterministic, auto (deterministic, the LLM when unsure; reports how many escalated) or llm', 'deterministic')
     .option('--embedder <name>', 'local (the in-process model) or none (lexical only)', 'local')
     .option('--limit <n>', 'score only the first n samples', positiveInt)
+    .option('--distractors <n>', "offer each request n more functions drawn from the set's other samples (the same draw every run), as a server's planner sees many candidates", positiveInt)
     .option('--per-sample <file>', 'write one JSON line per sample: id, text, gold, predicted, decision, why, confidence, planner, correct, verdict')
     .option('--json', 'print one JSON object only')
     .action(evalCalls);
@@ -31,7 +33,7 @@ export function registerEvalCallsCommand(evaluation: Command): void {
 /** Runs the evaluation the flags describe; the environment configures the LLM planner's endpoint. */
 export async function runCallsEval(flags: EvalCallsFlags, env: NodeJS.ProcessEnv = process.env): Promise<{ result: CallEvalResult; model: string }> {
   const { planner, embedder } = evalRunOptions(flags, env);
-  const samples = await readBfclSamples(datasetPath(flags.file, '--file'));
+  const samples = withDistractors(await readBfclSamples(datasetPath(flags.file, '--file')), flags.distractors ?? 0);
   const answers = flags.answers !== undefined ? await readBfclAnswers(datasetPath(flags.answers, '--answers')) : undefined;
   const perSample = PerSampleWriter.open(flags.perSample);
   fetchLocalModelIfMissing({ embedder });
@@ -78,6 +80,7 @@ function toCallsJsonReport(result: CallEvalResult, flags: EvalCallsFlags, embedd
     protocol:
       'BFCL AST checker: call count equal, calls matched in any order; required parameters present, none outside the schema; values equal to an acceptable one (strings lower-cased without spaces and ,./-_*^; an integer for a float); an optional parameter may be left out when "" is acceptable. Selection: the plan\'s functions equal the expected ones. Retriever selection: the funnel\'s top n, n = distinct expected functions. Abstain: NO_MATCH or ANSWER_DIRECTLY',
     planner: flags.planner,
+    distractors: flags.distractors ?? 0,
     embedder,
   };
 }
