@@ -658,6 +658,21 @@ describe('fillArguments: ranges and lists of names', () => {
     expect(fillArguments('Any jazz gigs in Oslo this week?', gigs, context).arguments).toEqual({ city: 'Oslo', style: 'jazz' });
   });
 
+  it('never guesses an identifier or a calendar value from plain words', () => {
+    const cases: JsonSchema = { type: 'object', properties: { case_id: { type: 'string', description: 'The case.' } }, required: ['case_id'] };
+    const tool = { name: 'legal.case_info', description: 'Information on a legal case.' };
+    expect(fillArguments('What were the most impactful cases of the firm?', cases, { ...context, tool }).arguments).toEqual({});
+    expect(fillArguments('What happened in case A-113?', cases, { ...context, tool }).arguments).toEqual({ case_id: 'A-113' });
+    const climate: JsonSchema = {
+      type: 'object',
+      properties: { location: { type: 'string', description: 'The place.' }, month: { type: 'string', description: 'The month.' } },
+      required: ['location', 'month'],
+    };
+    expect(fillArguments('What is the best month to visit Hawaii?', climate, { ...context, tool: { name: 'climate.monthly', description: 'Monthly climate.' } }).arguments).toEqual({
+      location: 'Hawaii',
+    });
+  });
+
   it("never reads the tool's own name in quotes as a value", () => {
     const forecast: JsonSchema = { type: 'object', properties: { region: { type: 'string', description: 'Region to forecast.' } }, required: ['region'] };
     const tool = { name: 'weather.regional_forecast', description: 'Forecast for a region.' };

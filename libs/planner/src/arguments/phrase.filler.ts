@@ -4,7 +4,7 @@
 import type { Span } from './argument-fill.types';
 import { type Filling, fieldScore, joinedAsList, shareListScores } from './filling.state';
 import { extractProperPhrases, isCommonWord, type Phrase, phraseOf, type Token, tokensOf } from './phrase.extractor';
-import { describedCodes, fieldFamily, type SchemaField } from './schema.fields';
+import { describedCodes, fieldFamily, holdsIdentifier, type SchemaField } from './schema.fields';
 import { escapeRegExp, overlaps, stem, wordMatches } from './text-span.util';
 
 type Entity = 'place' | 'person' | 'group' | 'work';
@@ -81,7 +81,12 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
     listable.filter((s) => s.phrase.part === undefined || s.phrase.part === 'head'),
     (s) => s.phrase,
   );
-  assign(state, open, scored);
+  // An identifier is a code ("case A-113"), never a word that qualifies it ("the most impactful cases").
+  assign(
+    state,
+    open,
+    scored.filter((s) => !holdsIdentifier(s.field) || /\d/.test(s.phrase.value)),
+  );
 }
 
 function entityOf(field: SchemaField): Entity | undefined {

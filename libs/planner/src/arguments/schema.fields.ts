@@ -206,3 +206,6 @@ export function describedCodes(field: SchemaField): Map<string, string> {
   for (const m of description.matchAll(/['"‘“]([^'"’”]{1,20})['"’”]\s+(?:for|means|meaning|=)\s+([A-Za-z][A-Za-z-]*)/g)) codes.set(m[2].toLowerCase(), m[1]);
   return codes;
 }
+
+/** A field that holds an identifier (…_id, number, code, docket): its values are codes, never plain words. */
+export const holdsIdentifier = (field: SchemaField): boolean => /^(?:id|ids|number|no|code|docket|reference|ref|serial|sku|isbn|identifier)$/.test(field.nameWords.at(-1) ?? '');

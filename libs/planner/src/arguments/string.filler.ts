@@ -2,7 +2,7 @@
 import type { Span } from './argument-fill.types';
 import { type Filling, fieldScore, joinedAsList } from './filling.state';
 import { extractPersonName } from './person-name.extractor';
-import type { SchemaField } from './schema.fields';
+import { holdsIdentifier, type SchemaField } from './schema.fields';
 import { extractExpressions } from './structured.extractor';
 import { extractCsvBlock } from './table-text.extractor';
 import { overlaps, stem, wordMatches } from './text-span.util';
@@ -116,8 +116,6 @@ const IDENTIFIER = /(?<![\w./@:-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w/@
 
 /** A code: letters and digits together, maybe in parts ("rs6034464", "XY-1234", "2022/AL2562"); not an ordinal, a time or a quantity with its unit. */
 const CODE = /(?<![\w/.-])(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])(?!\d+(?:st|nd|rd|th|am|pm|[a-z]{1,3})\b)[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)*(?![\w/-])/g;
-/** The last name word of a field that holds an identifier. */
-const IDENTIFIER_FIELD = /^(?:id|ids|number|no|code|docket|reference|ref|serial|key|sku|isbn|identifier)$/;
 
 /**
  * Text fields take the code-style names the text gives ("train on dataset your_dataset_name", "objects in the image
@@ -139,7 +137,7 @@ export function fillIdentifiers(state: Filling, fields: SchemaField[]): void {
       return { field, c, score: fieldScore(state, field, c.span) + own };
     }),
     // A code ("rs6034464", "2022/AL2562") is the value only of an identifier field the words beside it name.
-    ...(IDENTIFIER_FIELD.test(field.nameWords.at(-1) ?? '') ? codes.map((c) => ({ field, c, score: fieldScore(state, field, c.span) })) : []),
+    ...(holdsIdentifier(field) ? codes.map((c) => ({ field, c, score: fieldScore(state, field, c.span) })) : []),
   ]);
   scored.sort((a, b) => b.score - a.score || a.c.span.start - b.c.span.start);
   for (const { field, c, score } of scored) if (score > 0 && state.isOpen(field) && state.isFree(c.span)) state.set(field, c);
