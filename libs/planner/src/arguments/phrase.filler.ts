@@ -29,6 +29,9 @@ const NOT_MODIFIERS = new Set(
   ),
 );
 const PLACE_CUES = new Set(['in', 'at', 'near', 'around', 'from', 'to', 'within', 'of', 'for', 'across', 'inside', 'outside']);
+/** Words for a place that holds others ("Japan" of "Tokyo, Japan") and for one that does not ("Tokyo"). */
+const WIDE = ['country', 'state', 'province', 'region', 'county', 'continent'];
+const NARROW = ['city', 'town', 'village', 'location', 'place', 'address', 'venue'];
 const FROM_FIELD = /^(?:from|source|origin|departure|start|pickup|src)/;
 const TO_FIELD = /^(?:to|destination|target|arrival|end|dest|dropoff)/;
 const REQUIRED_EVIDENCE = 2;
@@ -105,6 +108,7 @@ function endsOnOwnNoun(phrase: Phrase, field: SchemaField): boolean {
   const last = stem(words[words.length - 1] ?? '');
   return words.length > 1 && field.nameWords.some((w) => !GENERIC.has(w) && wordMatches(w, last));
 }
+
 /** `start` beside `destination`: the other end of a trip whose one end is a place is a place too. */
 function pairedPlace(field: SchemaField, fields: SchemaField[]): Entity | undefined {
   const from = FROM_FIELD.test(field.name);
@@ -130,8 +134,6 @@ function properScore(state: Filling, field: SchemaField, entity: Entity | undefi
     if ((from && side === 'source') || (to && side === 'target')) score += 2;
     if ((from && side === 'target') || (to && side === 'source')) score -= 3;
     // The field's own name says which part it wants ("country": "The country of the city you specified"); its description only when the name does not.
-    const WIDE = ['country', 'state', 'province', 'region', 'county', 'continent'];
-    const NARROW = ['city', 'town', 'village', 'location', 'place', 'address', 'venue'];
     const named = field.nameWords.some((w) => WIDE.includes(w) || NARROW.includes(w)) ? field.nameWords : words;
     const wide = named.some((w) => WIDE.includes(w));
     const narrow = named.some((w) => NARROW.includes(w));

@@ -4,7 +4,7 @@
 import type { Span } from './argument-fill.types';
 import type { Filling } from './filling.state';
 import { isCommonWord, phraseOf, type Token, tokensOf } from './phrase.extractor';
-import { fieldFamily, type SchemaField } from './schema.fields';
+import { fieldFamily, holdsIdentifier, type SchemaField } from './schema.fields';
 import { contentWords, nameWords, overlaps, stem, wordMatches } from './text-span.util';
 import { unitAt } from './unit.lexicon';
 
@@ -27,8 +27,8 @@ const NOT_VALUES = new Set(
 const SUBJECTS = new Set(['who', 'i', 'we', 'you', 'they', 'he', 'she', 'it', 'which', 'that']);
 const ARTICLES = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 'your', 'its', 'this', 'that', 'these', 'those']);
 
-/** The last name word of a field whose values have a shape of their own: identifiers and calendar values. */
-const SHAPED_FIELD = /^(?:id|ids|number|no|code|docket|serial|isbn|sku|month|day|weekday|year|season|date|time|hour|minute)$/;
+/** The last name word of a field for a calendar value: written as dates and numbers, which other readers take. */
+const CALENDAR_FIELD = /^(?:month|day|weekday|year|season|date|time|hour|minute)$/;
 
 /** Longer leftover runs are a clause, not a value. */
 const MAX_RUN_WORDS = 4;
@@ -48,7 +48,7 @@ export function fillResidual(state: Filling, fields: SchemaField[], all: SchemaF
   const asked = new Set(state.fill.ambiguous.map((a) => a.path.slice(1)));
   // A guess from left-over words is a name or a thing, never an identifier ("case_id: impactful") or a calendar
   // value ("month: visit", "season: assist"): those are written as codes, numbers and dates, which other readers take.
-  const open = fields.filter((f) => f.required && !f.hasDefault && !(f.name in state.fill.arguments) && !asked.has(f.name) && !SHAPED_FIELD.test(f.nameWords.at(-1) ?? ''));
+  const open = fields.filter((f) => f.required && !f.hasDefault && !(f.name in state.fill.arguments) && !asked.has(f.name) && !holdsIdentifier(f) && !CALENDAR_FIELD.test(f.nameWords.at(-1) ?? ''));
   // One field, or a numbered family of them (species1, species2) that takes the runs in written order.
   const numbered = open.length > 1 && open.every((f) => fieldFamily(f) !== f.name && fieldFamily(f) === fieldFamily(open[0]));
   if (open.length !== 1 && !numbered) return [];

@@ -102,12 +102,10 @@ export function fillTexts(state: Filling, fields: SchemaField[]): void {
  * items make the field a list, so each gets its own call.
  */
 function quotedListed<C extends { value: string; span: Span }>(state: Filling, field: SchemaField, chosen: C, candidates: C[], scored: { field: SchemaField; c: C; score: number }[]): C[] {
-  const best = scored.find((s) => s.field === field && s.c === chosen)?.score ?? 0;
-  const wantedElsewhere = (c: C) => scored.some((s) => s.c === c && s.field !== field && s.score > (scored.find((t) => t.field === field && t.c === c)?.score ?? 0));
-  const items = candidates.filter(
-    (c) =>
-      c === chosen || (state.isFree(c.span) && !wantedElsewhere(c) && (joinedAsList(state.text, [chosen.span, c.span]) || (scored.find((s) => s.field === field && s.c === c)?.score ?? 0) >= best)),
-  );
+  const scoreFor = (target: SchemaField, c: C) => scored.find((s) => s.field === target && s.c === c)?.score ?? 0;
+  const best = scoreFor(field, chosen);
+  const wantedElsewhere = (c: C) => scored.some((s) => s.c === c && s.field !== field && s.score > scoreFor(field, c));
+  const items = candidates.filter((c) => c === chosen || (state.isFree(c.span) && !wantedElsewhere(c) && (joinedAsList(state.text, [chosen.span, c.span]) || scoreFor(field, c) >= best)));
   return items.sort((a, b) => a.span.start - b.span.start);
 }
 

@@ -511,12 +511,13 @@ export class DeterministicPlanner extends Planner {
           .sort((a, b) => b.evidence - a.evidence || a.tool.localeCompare(b.tool))[0];
         // A tool no run has taught anything yet: a neighbour its plugin or dataset declares, if the sub-goal's
         // words fit it nearly as well as the chosen tool.
-        const declared = graph.seen(draft.candidate.id)
-          ? undefined
-          : graph
-              .declaredNeighbours(draft.candidate.id, side)
-              .filter((tool) => usable(tool) && fit(tool) >= DECLARED_NEIGHBOUR_FIT)
-              .sort((a, b) => fit(b) - fit(a) || a.localeCompare(b))[0];
+        const declared =
+          observed || graph.seen(draft.candidate.id)
+            ? undefined
+            : graph
+                .declaredNeighbours(draft.candidate.id, side)
+                .filter((tool) => usable(tool) && fit(tool) >= DECLARED_NEIGHBOUR_FIT)
+                .sort((a, b) => fit(b) - fit(a) || a.localeCompare(b))[0];
         const tool = observed?.tool ?? declared;
         if (!tool) continue;
         const candidate = pool.find((c) => c.id === tool) as PlanningCandidate;
