@@ -753,3 +753,48 @@ describe('a clock time for a time-of-day field', () => {
     expect(fillArguments('set an alarm at 6:45pm', alarm('Time as HH:MM.'), context).arguments.time).toBe('18:45');
   });
 });
+
+describe('fillArguments: whose value a name is', () => {
+  it('keeps the names a field is unsure between from a weaker field, and pairs them "respectively"', () => {
+    const standings: JsonSchema = {
+      type: 'object',
+      properties: {
+        club: { type: 'string', description: 'The name of the club.' },
+        competition: { type: 'string', description: 'The competition, e.g. Eredivisie, Primeira Liga.' },
+      },
+      required: ['club', 'competition'],
+    };
+    expect(fillArguments('Where do Ajax and Benfica stand in the Eredivisie and Primeira Liga respectively?', standings, context).each).toEqual([
+      { club: 'Ajax', competition: 'Eredivisie' },
+      { club: 'Benfica', competition: 'Primeira Liga' },
+    ]);
+  });
+
+  it('reads a quoted default after a possessive as the example it is', () => {
+    const quote: JsonSchema = {
+      type: 'object',
+      properties: {
+        company: { type: 'string', description: 'Name of the company.' },
+        market: { type: 'string', description: "The market where the company's shares trade. Default is 'Euronext'" },
+      },
+      required: ['company'],
+    };
+    expect(fillArguments('Closing price for Heineken on Euronext', quote, context).arguments).toEqual({ company: 'Heineken', market: 'Euronext' });
+  });
+
+  it('reads "No" before a number as the number an identifier field names', () => {
+    const invoice: JsonSchema = { type: 'object', properties: { invoice_number: { type: 'string', description: 'The invoice to fetch.' } }, required: ['invoice_number'] };
+    expect(fillArguments('Show me Invoice No. 5521', invoice, context).arguments).toEqual({ invoice_number: '5521' });
+    expect(fillArguments('Show me invoice no 5521 and 5522', invoice, context).each).toEqual([{ invoice_number: '5521' }, { invoice_number: '5522' }]);
+  });
+
+  it('makes one call per group when rival fields are given their values in groups', () => {
+    const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
+    expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([
+      { x: 4, y: 6 },
+      { x: 10, y: 15 },
+    ]);
+    // One kind of joint throughout says no grouping: the question stands.
+    expect(fillArguments('the least common multiple of 4, 6, 10 and 15', lcm, context).each).toBeUndefined();
+  });
+});

@@ -25,6 +25,7 @@ export function fillArguments(written: string, inputSchema: JsonSchema, context:
   const fields = schemaFields(inputSchema);
   const state = fillState(text, inputSchema, fields, context);
   pairNamedLists(state, fields);
+  pairRivalGroups(state, fields);
   spreadLists(state);
   const spread = spreadClauses(state, fields, (clause) => fillState(clause, inputSchema, fields, context));
   if (spread) return spread;
@@ -120,6 +121,34 @@ function pairNamedLists(state: Filling, fields: SchemaField[]): void {
   ordered.forEach(({ field }, k) => {
     if (field) state.set(field, { value: rivals[0].options[k], span: spans[k] });
   });
+  state.fill.ambiguous = [];
+}
+
+/**
+ * "the GCD of 36 and 48, and of 60 and 96", "sides 3 and 4, 5 and 12": fields that compete for the same
+ * values, written in groups of as many values as there are fields, are one call per group, each group's
+ * values in the fields' order. A group is joined within by one kind of joint ("and") and set apart from
+ * the next by another (", ", ", while Mary chose").
+ */
+function pairRivalGroups(state: Filling, fields: SchemaField[]): void {
+  const at = (path: string) => fields.findIndex((f) => `/${f.name}` === path);
+  const rivals = [...state.fill.ambiguous].sort((a, b) => at(a.path) - at(b.path));
+  const width = rivals.length;
+  if (width < 2 || instructionAimedAtSystem(state.text)) return;
+  const options = JSON.stringify(rivals[0].options);
+  if (rivals.some((a) => JSON.stringify(a.options) !== options)) return;
+  const spans = [...(state.optionSpans.get(rivals[0].path) ?? [])].sort((a, b) => a.start - b.start);
+  const count = spans.length / width;
+  if (spans.length !== rivals[0].options.length || count < 2 || !Number.isInteger(count)) return;
+  const joint = (k: number) =>
+    state.text
+      .slice(spans[k - 1].end, spans[k].start)
+      .trim()
+      .toLowerCase();
+  const inner = joint(1);
+  if (!/^(?:,|and|,\s*and|&)$/.test(inner)) return;
+  for (let k = 1; k < spans.length; k++) if ((k % width === 0) === (joint(k) === inner)) return;
+  state.fill.each = Array.from({ length: count }, (_, g) => Object.fromEntries(rivals.map((a, i) => [a.path.slice(1), a.options[g * width + i]])));
   state.fill.ambiguous = [];
 }
 

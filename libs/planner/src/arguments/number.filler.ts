@@ -280,7 +280,9 @@ export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaF
     if (values.length === 1) {
       taken.add(left[0].mention);
       state.set(field, { value: left[0].value, span: left[0].mention });
-    } else if (values.length > 1) state.ambiguous(field, values);
+    } else if (values.length > 1)
+      // Each value where it is written, when it is written once: the places may say how they group.
+      state.ambiguous(field, values, left.length === values.length ? left.map((p) => p.mention).sort((a, b) => a.start - b.start) : undefined);
   }
 }
 

@@ -64,7 +64,7 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
       const score = properScore(state, field, entity, phrase, numbered(field));
       if (score > 0) scored.push({ field, phrase, score });
     }
-    for (const phrase of exampleHits(state.text, field)) if (free(phrase)) scored.push({ field, phrase, score: 5 });
+    for (const phrase of exampleHits(state.text, field)) if (free(phrase)) scored.push({ field, phrase, score: 6 });
     for (const written of qualifiers(state.text, tokens, proper, field, entity === 'person')) {
       const phrase = trimmed(state.text, tokens, written, field);
       if (phrase && free(phrase)) scored.push({ field, phrase, score: 3 + (entity && phrase.proper ? 1 : 0) });
@@ -157,7 +157,8 @@ function properScore(state: Filling, field: SchemaField, entity: Entity | undefi
 function exampleHits(text: string, field: SchemaField): Phrase[] {
   const description = typeof field.schema.description === 'string' ? field.schema.description : '';
   const examples = new Set<string>();
-  for (const m of description.matchAll(/['"‘“]([^'"’”]{1,40})['"’”]/g)) examples.add(m[1]);
+  // A quote opens after no letter: the apostrophe of "company's" opens nothing.
+  for (const m of description.matchAll(/(?<!\w)['"‘“]([^'"’”]{1,40})['"’”](?!\w)/g)) examples.add(m[1]);
   for (const m of description.matchAll(/\b(?:e\.g\.?|eg\.|i\.e\.?|such as|like|for example|for instance|example:?|including|could be|can be|options(?: are)?:?|one of)[,:]?\s+([^.;()]+)/gi)) {
     for (const part of m[1].split(/\s*(?:,|\bor\b|\band\b|\/|\betc\b)\s*/)) examples.add(part.replace(/^['"‘“]|['"’”]$/g, '').trim());
   }
@@ -227,7 +228,10 @@ function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: Sche
       }
       return;
     }
-    if (!heads.some((h) => wordMatches(h, stem(token.value)))) return;
+    const next = tokens[i + 1];
+    // "Case No 28473", "Invoice No. 7": "No" before a number is the word "number".
+    const numberSign = /^no$/i.test(token.value) && /^\d/.test(next?.value ?? '') && heads.includes('number') && /^\.?[ \t]+$/.test(text.slice(token.end, next.start));
+    if (!numberSign && !heads.some((h) => wordMatches(h, stem(token.value)))) return;
     const previous = tokens[i - 1];
     // "a tennis player" says which kind of player, never which person: a person's name is written after the noun.
     if (!person && modifier(previous, token) && !field.nameWords.some((n) => wordMatches(n, stem(previous.value)))) {
@@ -243,8 +247,13 @@ function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: Sche
         k = tokens.indexOf(item);
       }
     }
-    const next = tokens[i + 1];
-    if (next && /^[ \t]+$/.test(text.slice(token.end, next.start)) && /[A-Z0-9]/.test(next.value) && !NOT_MODIFIERS.has(next.value.toLowerCase()) && !isCommonWord(next.value)) {
+    if (
+      next &&
+      (numberSign ? /^\.?[ \t]+$/ : /^[ \t]+$/).test(text.slice(token.end, next.start)) &&
+      /[A-Z0-9]/.test(next.value) &&
+      !NOT_MODIFIERS.has(next.value.toLowerCase()) &&
+      !isCommonWord(next.value)
+    ) {
       found.push(within(next) ?? { ...phraseOf(text, tokens, next, next), proper: true });
     }
   });
@@ -258,9 +267,11 @@ function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: Sche
  */
 function assign(state: Filling, fields: SchemaField[], scored: Scored[]): void {
   const done = new Set<SchemaField>();
+  // Names a better-evidenced field is unsure between are still that field's: a weaker field never takes them.
+  const claimed: Span[] = [];
   const threshold = (f: SchemaField) => (f.required ? REQUIRED_EVIDENCE : OPTIONAL_EVIDENCE);
   for (;;) {
-    const live = scored.filter((s) => !done.has(s.field) && s.score >= threshold(s.field) && state.isFree(s.phrase));
+    const live = scored.filter((s) => !done.has(s.field) && s.score >= threshold(s.field) && state.isFree(s.phrase) && !claimed.some((c) => overlaps(c, s.phrase)));
     if (live.length === 0) return;
     const best = Math.max(...live.map((s) => s.score));
     const level = live.filter((s) => s.score === best);
@@ -286,12 +297,14 @@ function assign(state: Filling, fields: SchemaField[], scored: Scored[]): void {
     }
     done.add(field);
     if (mine.length === 1) state.set(field, { value: mine[0].value, span: mine[0] });
-    else if (field.required)
+    else if (field.required) {
       state.ambiguous(
         field,
         mine.map((p) => p.value),
         mine,
       );
+      claimed.push(...mine);
+    }
   }
 }
 
