@@ -798,3 +798,36 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('the least common multiple of 4, 6, 10 and 15', lcm, context).each).toBeUndefined();
   });
 });
+
+describe('fillArguments: trips of several legs', () => {
+  const route: JsonSchema = {
+    type: 'object',
+    properties: {
+      origin: { type: 'string', description: 'Where the trip starts.' },
+      destination: { type: 'string', description: 'The city the trip ends in.' },
+      mode: { type: 'string', enum: ['driving', 'cycling'], description: 'How to travel.' },
+    },
+    required: ['origin', 'destination'],
+  };
+
+  it('makes one call per leg, a leg that names only where it goes starting where the last one ended', () => {
+    expect(fillArguments('Plan a driving trip from Lyon to Geneva, then on to Turin, and finally back to Lyon from Turin', route, context).each).toEqual([
+      { origin: 'Lyon', destination: 'Geneva', mode: 'driving' },
+      { origin: 'Geneva', destination: 'Turin', mode: 'driving' },
+      { origin: 'Turin', destination: 'Lyon', mode: 'driving' },
+    ]);
+  });
+
+  it('reads "my flat" as the place first written with it, and each leg\'s own words for its other fields', () => {
+    expect(fillArguments('Cycling from my flat in Leeds to my office in York, then driving from my office back to my flat', route, context).each).toEqual([
+      { origin: 'Leeds', destination: 'York', mode: 'cycling' },
+      { origin: 'York', destination: 'Leeds', mode: 'driving' },
+    ]);
+  });
+
+  it('keeps one trip one call, and two ends listed after one start two trips from it', () => {
+    expect(fillArguments('a route from Lyon to Geneva', route, context)).toMatchObject({ arguments: { origin: 'Lyon', destination: 'Geneva' } });
+    expect(fillArguments('a route from Lyon to Geneva', route, context).each).toBeUndefined();
+    expect(fillArguments('routes from Lyon to Geneva and Turin', route, context)).toMatchObject({ arguments: { origin: 'Lyon' }, each: [{ destination: 'Geneva' }, { destination: 'Turin' }] });
+  });
+});

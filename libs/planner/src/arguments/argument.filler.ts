@@ -10,6 +10,7 @@ import { fillNumberList, fillNumberMap, fillOperations, fillPolynomial, fillSort
 import { fillCurrencies, fillNumbers, fillPeriods, fillRestStart, fillUnits } from './number.filler';
 import { fillNameLists, fillPhrases } from './phrase.filler';
 import { fillResidual } from './residual.filler';
+import { spreadLegs } from './route.spreader';
 import { refusedArguments } from './schema.check';
 import { describedCodes, type SchemaField, schemaFields, statedDefault } from './schema.fields';
 import { fillAddress, fillEmail, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
@@ -27,7 +28,8 @@ export function fillArguments(written: string, inputSchema: JsonSchema, context:
   pairNamedLists(state, fields);
   pairRivalGroups(state, fields);
   spreadLists(state);
-  const spread = spreadClauses(state, fields, (clause) => fillState(clause, inputSchema, fields, context));
+  const fillClause = (clause: string) => fillState(clause, inputSchema, fields, context);
+  const spread = spreadLegs(state, fields, fillClause) ?? spreadClauses(state, fields, fillClause);
   if (spread) return spread;
   reportMissing(state, fields);
   return state.fill;

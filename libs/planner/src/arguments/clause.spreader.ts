@@ -12,7 +12,7 @@ const CUTS = [new RegExp(`${SENTENCE_END.source}|;\\s*`, 'g'), /,?\s*\b(?:also|a
 const QUESTION = /\b(?:or|either|whether|versus|vs)\b/i;
 
 /** The first cut of the strongest kind between two values: "6 feet and 80 kg, also for 5.6 feet" cuts at ", also". */
-function cutBetween(text: string, from: number, to: number): { end: number; next: number; strength: number } | undefined {
+export function cutBetween(text: string, from: number, to: number): { end: number; next: number; strength: number } | undefined {
   const gap = text.slice(from, to);
   for (const [strength, cut] of CUTS.entries()) {
     cut.lastIndex = 0;

@@ -117,6 +117,15 @@ function pairedPlace(field: SchemaField, fields: SchemaField[]): Entity | undefi
   return other && entityOf(other) === 'place' ? 'place' : undefined;
 }
 
+/** The one start and one end place of a trip a tool takes (origin/destination, start_location/end_location), if it takes no stops between. */
+export function tripEnds(fields: SchemaField[]): { source: SchemaField; target: SchemaField } | undefined {
+  const sources = fields.filter((f) => f.kind === 'text' && FROM_FIELD.test(f.name));
+  const targets = fields.filter((f) => f.kind === 'text' && TO_FIELD.test(f.name));
+  if (sources.length !== 1 || targets.length !== 1 || fields.some((f) => f.kind === 'string-list')) return undefined;
+  const [source, target] = [sources[0], targets[0]];
+  return (entityOf(source) ?? pairedPlace(source, fields)) === 'place' && (entityOf(target) ?? pairedPlace(target, fields)) === 'place' ? { source, target } : undefined;
+}
+
 function properScore(state: Filling, field: SchemaField, entity: Entity | undefined, phrase: Phrase, numbered: boolean): number {
   const near = Math.min(fieldScore(state, field, phrase), 2);
   // "from English to French" for source_language / target_language: the side the words give is the field's.

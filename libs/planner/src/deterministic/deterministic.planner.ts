@@ -715,7 +715,12 @@ export class DeterministicPlanner extends Planner {
     const schema = draft.candidate.descriptor.inputSchema;
     const fill = this.options.fillArguments ?? fillArguments;
     const fills = await Promise.all(draft.parts.map(async (part) => ({ ...(await fill(part.text, schema, context)), repeats: part.repeats })));
-    return spreadParts(fills, requiredOf(schema));
+    const byParts = spreadParts(fills, requiredOf(schema));
+    // The words read as one may say more than the parts do ("from my home in Oslo … back to my home"): the one
+    // reading wins when it has every call the parts have and more, each complete.
+    const whole = await fill(draft.subGoal, schema, context);
+    const complete = (whole.missing ?? []).length === 0 && (whole.ambiguous ?? []).length === 0;
+    return complete && (whole.each?.length ?? 0) > (byParts?.each?.length ?? 1) ? whole : byParts;
   }
 
   /** The matcher's score of the draft's own tool for its sub-goal (0 when it was not ranked, e.g. added from the graph). */
