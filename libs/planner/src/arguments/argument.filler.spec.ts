@@ -831,3 +831,62 @@ describe('fillArguments: trips of several legs', () => {
     expect(fillArguments('routes from Lyon to Geneva and Turin', route, context)).toMatchObject({ arguments: { origin: 'Lyon' }, each: [{ destination: 'Geneva' }, { destination: 'Turin' }] });
   });
 });
+
+describe('fillArguments: lists and repeats across clauses', () => {
+  it('makes one call per item an optional field is given as a list, and none for "or"', () => {
+    const wire: JsonSchema = {
+      type: 'object',
+      properties: { length: { type: 'number', description: 'Length in meters.' }, metal: { type: 'string', description: "The conductor (default 'silver'). One of 'silver', 'gold'" } },
+      required: ['length'],
+    };
+    expect(fillArguments('the resistance of a 3 m wire made of silver and gold', wire, context).each).toEqual([{ metal: 'silver' }, { metal: 'gold' }]);
+    expect(fillArguments('the resistance of a 3 m wire made of silver or gold', wire, context)).toMatchObject({ arguments: { length: 3 }, ambiguous: [] });
+    expect(fillArguments('the resistance of a 3 m wire made of silver or gold', wire, context).each).toBeUndefined();
+  });
+
+  it('reads a short list in brackets in the description as the choices, and an amount before "and" as no item of a list', () => {
+    const report: JsonSchema = {
+      type: 'object',
+      properties: {
+        layout: { type: 'string', description: 'How the report is laid out (portrait, landscape).' },
+        source: { type: 'string', description: 'Kind of the power source.' },
+        months: { type: 'integer', description: 'Duration in months.' },
+      },
+      required: ['source', 'months'],
+    };
+    expect(fillArguments('a landscape report on tidal power for 6 months and hydro power for 9 months', report, context).each).toEqual([
+      { layout: 'landscape', source: 'tidal', months: 6 },
+      { layout: 'landscape', source: 'hydro', months: 9 },
+    ]);
+  });
+
+  it('gives a clause that is unsure of an optional field no other clause\'s value, and a clause that says "the same" the other\'s value over its guess', () => {
+    const solve: JsonSchema = {
+      type: 'object',
+      properties: {
+        p: { type: 'integer', description: 'The linear coefficient.' },
+        q: { type: 'integer', description: 'The constant.' },
+        kind: { type: 'string', description: "'real' for real roots, 'all' for every root. Default 'all'" },
+      },
+      required: ['p', 'q'],
+    };
+    expect(fillArguments('Solve with p = 2 and q = 1, all roots or real. Then p = 3 and q = -4, only the real roots.', solve, context).each).toEqual([
+      { p: 2, q: 1 },
+      { p: 3, q: -4, kind: 'real' },
+    ]);
+    const fines: JsonSchema = {
+      type: 'object',
+      properties: { offence: { type: 'string', description: 'The offence.' }, city: { type: 'string', description: 'The city.' }, year: { type: 'integer', description: 'The year.' } },
+      required: ['offence', 'city', 'year'],
+    };
+    expect(
+      fillArguments('List people fined for speeding in Leeds in 2020 and folks fined for the same in York in 2021', fines, {
+        ...context,
+        tool: { name: 'fines.search', description: 'Finds people fined for an offence.' },
+      }).each,
+    ).toEqual([
+      { offence: 'speeding', city: 'Leeds', year: 2020 },
+      { offence: 'speeding', city: 'York', year: 2021 },
+    ]);
+  });
+});

@@ -108,14 +108,20 @@ export function spreadClauses(whole: Filling, fields: SchemaField[], fillClause:
   const calls = fills.map((own, k) => {
     const shares = (j: number) => j === k || j < 0 || bare[k] || bare[j] || repeats[k] || (!ownSubject[k] && !ownSubject[j]);
     // A field the clause itself is unsure of ("all roots, real or complex") takes no other clause's value.
-    const args: Record<string, unknown> = Object.fromEntries(own.fill.ambiguous.map((a) => [a.path.slice(1), undefined]));
+    const args: Record<string, unknown> = Object.fromEntries([...own.fill.ambiguous.map((a) => a.path.slice(1)), ...own.unsure].map((name) => [name, undefined]));
     const nearest = [...fills.keys()].filter((j) => j !== k).sort((a, b) => Math.abs(a - k) - Math.abs(b - k) || a - b);
     const take = (name: string, value: unknown) => {
       if (!(name in args)) args[name] = value;
     };
+    // "and ones convicted for the same": a value this clause only guessed from its left-over words yields to one another clause says.
+    for (const name of repeats[k] ? (own.fill.guessed ?? []) : []) {
+      const said = nearest.find((j) => shares(j) && fills[j].fill.arguments[name] !== undefined && !fills[j].fill.guessed?.includes(name));
+      if (said !== undefined) args[name] = fills[said].fill.arguments[name];
+    }
     for (const j of nearest) if (shares(j)) for (const [name, value] of Object.entries(fills[j].fill.arguments)) take(name, value);
     for (const { name, value, clause } of wholeValues) if (shares(clause)) take(name, value);
-    return Object.fromEntries(Object.entries({ ...args, ...own.fill.arguments }).filter(([, value]) => value !== undefined));
+    const mine = Object.fromEntries(Object.entries(own.fill.arguments).filter(([name]) => !(repeats[k] && name in args && own.fill.guessed?.includes(name))));
+    return Object.fromEntries(Object.entries({ ...args, ...mine }).filter(([, value]) => value !== undefined));
   });
   if (calls.some((args) => fields.some((f) => f.required && !f.hasDefault && args[f.name] === undefined))) return undefined;
   if (new Set(calls.map(canonical)).size < calls.length) return undefined;

@@ -104,6 +104,9 @@ export class Filling {
   /** Where each value was read, by field name. */
   readonly valueSpans = new Map<string, Span>();
 
+  /** Optional fields the words gave several values, none of which they were given: no other clause's value is theirs either. */
+  readonly unsure = new Set<string>();
+
   set(field: SchemaField, candidate: Candidate): void {
     this.fill.arguments[field.name] = candidate.value;
     this.fill.evidence[field.name] = candidate.span.text;

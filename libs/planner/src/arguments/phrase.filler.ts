@@ -171,6 +171,14 @@ function exampleHits(text: string, field: SchemaField): Phrase[] {
   for (const m of description.matchAll(/\b(?:e\.g\.?|eg\.|i\.e\.?|such as|like|for example|for instance|example:?|including|could be|can be|options(?: are)?:?|one of)[,:]?\s+([^.;()]+)/gi)) {
     for (const part of m[1].split(/\s*(?:,|\bor\b|\band\b|\/|\betc\b)\s*/)) examples.add(part.replace(/^['"‘“]|['"’”]$/g, '').trim());
   }
+  // "The type of paint (Watercolor, Oil, Acrylic)", "(percentage or fraction)": a short list in brackets is the choices.
+  for (const m of description.matchAll(/\(([^()]{3,80})\)/g)) {
+    const items = m[1]
+      .split(/\s*(?:,|\bor\b|\/)\s*/)
+      .map((item) => item.trim())
+      .filter(Boolean);
+    if (items.length >= 2 && items.every((item) => item.split(/\s+/).length <= 3 && !/\d|\b(?:e\.g|default|optional|required)\b/i.test(item))) for (const item of items) examples.add(item);
+  }
   const hits: Phrase[] = [];
   // "'asc' for ascending order", "'C' for Celsius": a code the description gives for a word the text writes.
   for (const [word, code] of describedCodes(field)) {
@@ -251,7 +259,8 @@ function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: Sche
         let item: Token | undefined;
         if (joiner && /^(?:and|or)$/i.test(joiner.value)) item = tokens[k - 2] && /^,?[ \t]+$/.test(text.slice(tokens[k - 2].end, joiner.start)) ? tokens[k - 2] : undefined;
         else if (joiner && /^\s*,\s*$/.test(text.slice(joiner.end, tokens[k].start))) item = joiner;
-        if (!item || !word(item)) break;
+        // "12 months and wind energy": a unit after its number is an amount, no item of the list.
+        if (!item || !word(item) || /^\d/.test(tokens[tokens.indexOf(item) - 1]?.value ?? '')) break;
         found.push(within(item) ?? phraseOf(text, tokens, item, item));
         k = tokens.indexOf(item);
       }
@@ -306,14 +315,15 @@ function assign(state: Filling, fields: SchemaField[], scored: Scored[]): void {
     }
     done.add(field);
     if (mine.length === 1) state.set(field, { value: mine[0].value, span: mine[0] });
-    else if (field.required) {
+    // "with resistivity of copper and aluminum": an optional field given a list asks for a call per item too.
+    else if (field.required || (joinedAsList(state.text, mine) && !/\bor\b/i.test(state.text.slice(mine[0].end, mine.at(-1)?.start)))) {
       state.ambiguous(
         field,
         mine.map((p) => p.value),
         mine,
       );
       claimed.push(...mine);
-    }
+    } else state.unsure.add(field.name);
   }
 }
 
