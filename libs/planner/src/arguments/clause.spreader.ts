@@ -11,12 +11,16 @@ const SENTENCE_END = /(?<!\b[a-z]{1,3})[.!?]\s+|[.!?]\s+(?=[A-Z])/g;
 const CUTS = [new RegExp(`${SENTENCE_END.source}|;\\s*`, 'g'), /,?\s*\b(?:also|another|as well as|and then|then|plus|while|whereas)\b/gi, /,\s*and\s+|\s+and\s+/gi, /,\s*/g];
 const QUESTION = /\b(?:or|either|whether|versus|vs)\b/i;
 
-/** The first cut of the strongest kind between two values: "6 feet and 80 kg, also for 5.6 feet" cuts at ", also". */
+/**
+ * The first cut of the strongest kind between two values: "6 feet and 80 kg, also for 5.6 feet" cuts at ", also".
+ * Sentences cut at the last one: the sentences after a record's own say more of it ("… case '12345'. I also want its
+ * verdict. The second case …").
+ */
 export function cutBetween(text: string, from: number, to: number): { end: number; next: number; strength: number } | undefined {
   const gap = text.slice(from, to);
   for (const [strength, cut] of CUTS.entries()) {
     cut.lastIndex = 0;
-    const m = cut.exec(gap);
+    const m = strength === 0 ? [...gap.matchAll(cut)].at(-1) : cut.exec(gap);
     if (m) return { end: from + m.index, next: from + m.index + m[0].length, strength };
   }
   return undefined;

@@ -579,3 +579,39 @@ describe('DeterministicPlanner: evidence from shaped values', () => {
     expect(plan.decision).toBe('NO_MATCH');
   });
 });
+
+describe('DeterministicPlanner: records told over several sentences', () => {
+  const claim = candidate('insurance/claim_details', 'Retrieve the details of an insurance claim.', 1, {
+    input: object(
+      {
+        claim_number: { type: 'string', description: 'Number of the claim.' },
+        insurer: { type: 'string', description: 'The insurer that holds the claim.' },
+        with_payouts: { type: 'boolean', description: 'Include the payouts made. Default is false.' },
+      },
+      ['claim_number', 'insurer'],
+    ),
+  });
+  const route = candidate('maps/route', 'Plan a route between two places.', 1, {
+    input: object({ start_location: { type: 'string', description: 'Where the route starts.' }, end_location: { type: 'string', description: 'Where it ends.' } }, ['start_location', 'end_location']),
+  });
+
+  it('gives each record what the sentences after it say, up to the next record', async () => {
+    const text =
+      "Please get two claims for me. The first has claim number 'C-100' and is held by 'Aviva'. I would also like its payouts. The second claim has number 'C-200' and is held by 'Allianz'. I do not need the payouts for this one.";
+    const plan = await new DeterministicPlanner().plan(task(text), [claim], principal);
+    expect(plan.steps.map((s) => s.arguments)).toEqual([
+      { claim_number: 'C-100', insurer: 'Aviva', with_payouts: true },
+      { claim_number: 'C-200', insurer: 'Allianz', with_payouts: false },
+    ]);
+  });
+
+  it('reads a trip of several legs as a whole, so "back to my home" is the home named first', async () => {
+    const text = 'Route me from my home in Leeds to my office in York, then a walk from York to the Minster, and finally from the Minster back to my home.';
+    const plan = await new DeterministicPlanner().plan(task(text), [route], principal);
+    expect(plan.steps.map((s) => s.arguments)).toEqual([
+      { start_location: 'Leeds', end_location: 'York' },
+      { start_location: 'York', end_location: 'Minster' },
+      { start_location: 'Minster', end_location: 'Leeds' },
+    ]);
+  });
+});

@@ -716,11 +716,17 @@ export class DeterministicPlanner extends Planner {
     const fill = this.options.fillArguments ?? fillArguments;
     const fills = await Promise.all(draft.parts.map(async (part) => ({ ...(await fill(part.text, schema, context)), repeats: part.repeats })));
     const byParts = spreadParts(fills, requiredOf(schema));
-    // The words read as one may say more than the parts do ("from my home in Oslo … back to my home"): the one
-    // reading wins when it has every call the parts have and more, each complete.
+    // The words read as one may say more than the parts do ("from my home in Oslo … back to my home", a sentence
+    // that speaks of the record before it): the one reading wins when it is complete and has every call the parts
+    // have, each with every field the parts' call gives its own value (one value copied to every call is no call's own).
     const whole = await fill(draft.subGoal, schema, context);
-    const complete = (whole.missing ?? []).length === 0 && (whole.ambiguous ?? []).length === 0;
-    return complete && (whole.each?.length ?? 0) > (byParts?.each?.length ?? 1) ? whole : byParts;
+    if ((whole.missing ?? []).length > 0 || (whole.ambiguous ?? []).length > 0 || !whole.each || whole.each.length < 2) return byParts;
+    if (!byParts?.each) return whole;
+    const partCalls = byParts.each;
+    const wholeCalls = whole.each.map((item) => ({ ...whole.arguments, ...item }));
+    const copied = (name: string) => partCalls.every((call) => JSON.stringify(call[name]) === JSON.stringify(partCalls[0][name]));
+    const saysAsMuch = partCalls.every((call, k) => k < wholeCalls.length && Object.keys(call).every((name) => wholeCalls[k][name] !== undefined || copied(name)));
+    return saysAsMuch && wholeCalls.length >= partCalls.length ? whole : byParts;
   }
 
   /** The matcher's score of the draft's own tool for its sub-goal (0 when it was not ranked, e.g. added from the graph). */
