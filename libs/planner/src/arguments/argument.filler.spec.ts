@@ -825,6 +825,22 @@ describe('fillArguments: trips of several legs', () => {
     ]);
   });
 
+  it('reads a place a field\'s own name calls a place as one, whatever "full name" its description says', () => {
+    const train: JsonSchema = {
+      type: 'object',
+      properties: { origin: { type: 'string', description: 'The departure full name of the city.' }, destination: { type: 'string', description: 'The destination city.' } },
+      required: ['origin', 'destination'],
+    };
+    expect(fillArguments('a train from New York to Chicago', train, context).arguments).toEqual({ origin: 'New York', destination: 'Chicago' });
+  });
+
+  it('never starts a trip at a "ticket to" a show: a leg has its start', () => {
+    expect(fillArguments('Get a ticket to the Hamilton musical, and a cycling route from Lyon to Geneva', route, context)).toMatchObject({
+      arguments: { origin: 'Lyon', destination: 'Geneva' },
+    });
+    expect(fillArguments('Get a ticket to the Hamilton musical, and a cycling route from Lyon to Geneva', route, context).each).toBeUndefined();
+  });
+
   it('keeps one trip one call, and two ends listed after one start two trips from it', () => {
     expect(fillArguments('a route from Lyon to Geneva', route, context)).toMatchObject({ arguments: { origin: 'Lyon', destination: 'Geneva' } });
     expect(fillArguments('a route from Lyon to Geneva', route, context).each).toBeUndefined();

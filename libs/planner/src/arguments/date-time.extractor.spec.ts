@@ -22,6 +22,13 @@ describe('extractDates', () => {
     expect(walls('release 1.2.3 and build 2027.13.40')).toEqual([]);
   });
 
+  it('reads a day named relative to now and then by its date as one mention of the date written', () => {
+    const [restated, ...rest] = extractDates('tickets for next Tuesday, April 14th 2026, please', FRIDAY, 'America/New_York');
+    expect(rest).toEqual([]);
+    expect(restated).toMatchObject({ text: 'next Tuesday, April 14th 2026', walls: ['2026-04-14T00:00:00'] });
+    expect(walls('tomorrow and next Tuesday')).toEqual([['2026-03-07T00:00:00'], ['2026-03-10T00:00:00']]);
+  });
+
   it('resolves relative days and weekdays in the task zone', () => {
     expect(walls('tomorrow')).toEqual([['2026-03-07T00:00:00']]);
     expect(walls('next Friday')).toEqual([['2026-03-13T00:00:00']]);

@@ -282,6 +282,25 @@ function resolveInstants(piece: Piece, now: DateTime): DateTime[] {
  * "9am Tokyo time". Day arithmetic follows the calendar of that zone, so DST changes keep wall times.
  */
 export function extractDates(text: string, reference: Date, contextZone: string, taken: Span[] = []): DateMention[] {
+  return withoutRestatedDays(text, datesOf(text, reference, contextZone, taken));
+}
+
+/** A day named relative to now. */
+const RELATIVE_DAY = /^(?:(?:next|this|coming|last)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday)$/i;
+
+/** "next Friday, June 30th 2023": a day named relative to now and then by its date is one mention of one day, the date written. */
+function withoutRestatedDays(text: string, dates: DateMention[]): DateMention[] {
+  const out: DateMention[] = [];
+  for (const [i, date] of dates.entries()) {
+    const previous = dates[i - 1];
+    const restates = previous && RELATIVE_DAY.test(previous.phrase.trim()) && !date.timeOnly && /^\s*,\s*$/.test(text.slice(previous.end, date.start)) && !RELATIVE_DAY.test(date.phrase.trim());
+    if (restates) out[out.length - 1] = { ...date, start: previous.start, text: text.slice(previous.start, date.end) };
+    else out.push(date);
+  }
+  return out;
+}
+
+function datesOf(text: string, reference: Date, contextZone: string, taken: Span[]): DateMention[] {
   const zones = extractTimeZones(text, contextZone);
   const pieces = joinDayAfterZone(
     text,

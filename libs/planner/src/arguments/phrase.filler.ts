@@ -94,13 +94,14 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
 
 function entityOf(field: SchemaField): Entity | undefined {
   const description = String(field.schema.description ?? '');
+  const named = (words: string[]) => ENTITY_WORDS.find(([, cues]) => words.some((w) => cues.has(w)))?.[0];
+  // The field's own name first: `origin`, "The departure full name of the city", is a place.
+  const own = named(field.nameWords);
+  if (own) return own;
   if (/\bfull name\b|\bname of the person\b/i.test(description)) return 'person';
   // "Type of sports the celebrity plays": a kind of thing, whatever else the description names.
-  const kind = /^(?:the\s+)?(?:type|kind|category|sort|genre|class)\s+of\b/i.test(description);
-  for (const words of kind ? [field.nameWords] : [field.nameWords, field.descriptionWords.slice(0, 8)]) {
-    for (const [entity, cues] of ENTITY_WORDS) if (words.some((w) => cues.has(w))) return entity;
-  }
-  return undefined;
+  if (/^(?:the\s+)?(?:type|kind|category|sort|genre|class)\s+of\b/i.test(description)) return undefined;
+  return named(field.descriptionWords.slice(0, 8));
 }
 
 function endsOnOwnNoun(phrase: Phrase, field: SchemaField): boolean {

@@ -34,10 +34,12 @@ export function spreadLegs(whole: Filling, fields: SchemaField[], fillClause: (c
   const legs: { source?: Stop; target?: Stop; start: number }[] = [];
   for (const stop of stops) {
     const leg = legs.at(-1);
-    if (leg && !leg[stop.side]) leg[stop.side] = stop;
+    // A leg is "from A to B", or "to B from A" with the start written right after the end ("return to Oslo from Rome").
+    const completes = stop.side === 'target' ? leg?.source && !leg.target : leg?.target && !leg.source && /^\s*,?\s*$/.test(whole.text.slice(leg.target.span.end, stop.cue));
+    if (leg && completes) leg[stop.side] = stop;
     else legs.push({ [stop.side]: stop, start: stop.cue });
   }
-  if (legs.length < 2) return undefined;
+  if (legs.length < 2 || !legs[0].source) return undefined;
   for (const [k, leg] of legs.entries()) {
     const before = legs[k - 1];
     if (leg.source || !before?.target || !leg.target) continue;
