@@ -31,6 +31,7 @@ import { ToolsResolver } from './tools/tools.resolver';
 import { CancelRunUseCase } from './use-cases/cancel-run.use-case';
 import { CandidateFinder } from './use-cases/candidate-finder.service';
 import { DecideStepUseCase } from './use-cases/decide-step.use-case';
+import { DeclaredRelationsSubscriber } from './use-cases/declared-relations.subscriber';
 import { ExecutePlanUseCase } from './use-cases/execute-plan.use-case';
 import { FindRunUseCase } from './use-cases/find-run.use-case';
 import { ListRunsUseCase } from './use-cases/list-runs.use-case';
@@ -95,6 +96,7 @@ export class CoreModule {
         TaskUnderstanding,
         PlanningContext,
         RunLearningSubscriber,
+        DeclaredRelationsSubscriber,
         RunVisibility,
         ...USE_CASES,
       ],

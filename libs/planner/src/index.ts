@@ -2,6 +2,7 @@ export { planFollowUp } from './conversation/follow-up.planner';
 export { emptySession, followUpOf, recordTurn, type SessionState, type SessionTurn, sessionFrom } from './conversation/session.state';
 export type { DeterministicPlannerOptions } from './deterministic/deterministic.planner';
 export { isBinding, parseBinding } from './deterministic/schema.linker';
+export { type CompanionDeclaration, companionEdges } from './graph/companion-edges.builder';
 export { ToolGraph, toolKey } from './graph/tool.graph';
 export { CandidateTools } from './llm/candidate.tools';
 export { LlmPlanner, type LlmPlannerOptions } from './llm/llm.planner';

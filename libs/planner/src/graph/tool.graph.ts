@@ -95,6 +95,20 @@ export class ToolGraph {
   }
 
   /**
+   * Makes `edges` the declared ones (the catalog's companions changed): edges declared before and not now keep
+   * only what runs showed of them.
+   */
+  redeclare(edges: Iterable<ToolEdge>): void {
+    for (const targets of this.edges.values())
+      for (const [target, evidence] of targets) {
+        evidence.declared = false;
+        if (evidence.observed === 0) targets.delete(target);
+      }
+    for (const [source, targets] of [...this.edges]) if (targets.size === 0) this.edges.delete(source);
+    for (const edge of edges) this.declare(edge.source, edge.target);
+  }
+
+  /**
    * Learns from one successful run: each tool and the one that ran right after it. Accepts tool ids or
    * run steps (`{tool}`), in execution order. With `tenant`, only that tenant's graph learns it.
    */
