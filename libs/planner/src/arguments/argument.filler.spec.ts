@@ -906,3 +906,12 @@ describe('fillArguments: lists and repeats across clauses', () => {
     ]);
   });
 });
+
+describe('fillArguments: names written with signs', () => {
+  it('reads "F#" as one key, and a path for a field its description calls "The path …"', () => {
+    const scale: JsonSchema = { type: 'object', properties: { root: { type: 'string', description: "The root note, e.g. 'D', 'Bb'." } }, required: ['root'] };
+    expect(fillArguments('List the chords whose root note is F#', scale, context).arguments).toEqual({ root: 'F#' });
+    const scan: JsonSchema = { type: 'object', properties: { source: { type: 'string', description: 'The path where the scan is stored.' } }, required: ['source'] };
+    expect(fillArguments('Segment my scan in ~/mri/head.nii please', scan, context).arguments).toEqual({ source: '~/mri/head.nii' });
+  });
+});

@@ -19,6 +19,11 @@ describe('extractPaths', () => {
     expect(values('the docket 2022/AL2562 and the US/EU pair')).toEqual([]);
   });
 
+  it('keeps a drive letter and a home folder as part of the path, with either slash', () => {
+    expect(values('load C:/data/cars.csv and D:\\reports\\q1.xlsx, then ~/scans/brain.nii')).toEqual(['C:/data/cars.csv', 'D:\\reports\\q1.xlsx', '~/scans/brain.nii']);
+    expect(values('Note: the ratio is 3:2 and/or 4:5')).toEqual([]);
+  });
+
   it('does not take numbers, speeds, abbreviations or host names for paths', () => {
     expect(values('3.5 kg at 100 km/h, e.g. 1.2.3 on example.com')).toEqual([]);
   });

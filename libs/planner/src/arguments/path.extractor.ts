@@ -8,7 +8,8 @@ export interface PathMention extends Span {
   folder: boolean;
 }
 
-const TOKEN = /[\w.~/-]+/g;
+// "C:/data/cars.csv", "C:\\reports\\q1.xlsx": a drive letter opens a path.
+const TOKEN = /(?:\b[A-Za-z]:(?=[\\/]))?[\w.~/\\-]+/g;
 const FILE_NAME = /^[\w.-]*\w\.([A-Za-z][A-Za-z0-9]{0,7})$/;
 // Host names look like files with an extension; a path argument is never one of these.
 const HOST_SUFFIXES = new Set(['com', 'org', 'net', 'io', 'dev', 'ai', 'co', 'uk', 'de', 'fr', 'gov', 'edu', 'app']);
@@ -44,7 +45,7 @@ function isPath(token: string): boolean {
   // "D.C.", "U.S", "e.g": initials, not a file with an extension; "2022/AL2562", "US/EU": an id or a pair, not a path.
   if (/^(?:[A-Za-z]\.)+[A-Za-z]\.?$/.test(token) || /^[A-Z0-9]+(?:\/[A-Z0-9]+)+$/.test(token)) return false;
   if (NOT_PATHS.has(token.toLowerCase()) || /^[\d.,/-]+$/.test(token) || isMeasure(token) || unitRatioAt(token, 0)?.text === token) return false;
-  if (token.includes('/')) return /[A-Za-z_]/.test(token) && !/^\/+$/.test(token);
+  if (token.includes('/') || token.includes('\\')) return /[A-Za-z_]/.test(token) && !/^[\\/]+$/.test(token);
   const file = FILE_NAME.exec(token);
   return file !== null && !HOST_SUFFIXES.has(file[1].toLowerCase()) && !/^\d/.test(file[1]);
 }

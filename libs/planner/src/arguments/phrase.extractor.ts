@@ -30,7 +30,8 @@ const COMMON = new Set(
 );
 
 const ABBREVIATION = /^(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Ft|Inc|Ltd|Co|Corp|Jr|Sr|Bros)$/;
-const TOKEN = /[A-Za-z0-9][A-Za-z0-9'’.&-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
+// "C#", "F#": a capital with a sharp is one name (a key, a language).
+const TOKEN = /[A-Z]#(?![\w#])|[A-Za-z0-9][A-Za-z0-9'’.&-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
 
 function isProperWord(word: string): boolean {
   return /^[A-Z]/.test(word) || /^[a-z]+[A-Z]/.test(word);

@@ -80,7 +80,7 @@ function stringKind(name: string, schema: JsonSchema, description: string): Fiel
   if (/date|time/i.test(name) || /^(?:start |end )?date\b|\bdate or date-time\b|\bdate and time\b/i.test(description)) return 'date';
   // "Arrival day, YYYY-MM-DD": a description that states a date format asks for a date.
   if (/\b(?:yyyy[-/.]mm[-/.]dd|mm[-/.]dd[-/.]yyyy|dd[-/.]mm[-/.]yyyy)\b/i.test(description)) return 'date';
-  if (/(?:^|[a-z_])(?:path|file|filename|folder|dir|directory)$/i.test(name) || /^(?:path|folder|file)\b/i.test(description)) return 'path';
+  if (/(?:^|[a-z_])(?:path|file|filename|folder|dir|directory)$/i.test(name) || /^(?:the\s+)?(?:path|folder|file|directory)\b/i.test(description)) return 'path';
   // "function: The polynomial function.", "equation": a formula written in the text ("3x^2 + 2x - 1").
   if (/expression|formula/i.test(name) || /^expression\b/i.test(description) || (/^(?:function|func|equation|polynomial)$/i.test(name) && /\b(?:function|equation|polynomial)\b/i.test(description)))
     return 'expression';
