@@ -915,3 +915,23 @@ describe('fillArguments: names written with signs', () => {
     expect(fillArguments('Segment my scan in ~/mri/head.nii please', scan, context).arguments).toEqual({ source: '~/mri/head.nii' });
   });
 });
+
+describe('fillArguments: one coefficient per field', () => {
+  const cubic: JsonSchema = {
+    type: 'object',
+    properties: {
+      p: { type: 'number', description: 'Coefficient of x squared.' },
+      q: { type: 'number', description: 'The coefficient of the linear term.' },
+      r: { type: 'number', description: 'The constant term.' },
+    },
+    required: ['p', 'q', 'r'],
+  };
+
+  it("reads each field's term from the polynomial written, x² as x^2, and one call per polynomial", () => {
+    expect(fillArguments('Where does 4x² - x + 7 = 0 cross zero?', cubic, context).arguments).toEqual({ p: 4, q: -1, r: 7 });
+    expect(fillArguments('Solve 2x^2 + 3x - 5 = 0, then 6x^2 - 9 = 0', cubic, context).each).toEqual([
+      { p: 2, q: 3, r: -5 },
+      { p: 6, q: 0, r: -9 },
+    ]);
+  });
+});

@@ -6,7 +6,7 @@ import { spreadClauses } from './clause.spreader';
 import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler';
 import { fillQuotedLists, fillWordLists, widenEnumerations } from './enumeration.filler';
 import { Filling, joinedAsList } from './filling.state';
-import { fillNumberList, fillNumberMap, fillOperations, fillPolynomial, fillSortKeys, fillStringList } from './list.filler';
+import { fillNumberList, fillNumberMap, fillOperations, fillPolynomial, fillPolynomialTerms, fillSortKeys, fillStringList } from './list.filler';
 import { fillCurrencies, fillNumbers, fillPeriods, fillRestStart, fillUnits } from './number.filler';
 import { fillNameLists, fillPhrases } from './phrase.filler';
 import { fillResidual } from './residual.filler';
@@ -68,6 +68,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   for (const field of open('expression')) fillExpression(state, field);
   for (const field of open('number-map')) fillNumberMap(state, field);
   fillPolynomial(state, open('number-list'));
+  fillPolynomialTerms(state, open('number'));
   fillNumberList(state, open('number-list'));
   fillQuotedLists(state, open('string-list'));
   fillNumbers(state, open('number'), fields);

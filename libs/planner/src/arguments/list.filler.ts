@@ -178,9 +178,31 @@ export function fillNumberMap(state: Filling, field: SchemaField): void {
   state.set(field, { value, span: { start: assignments[0].start, end: assignments.at(-1)?.end ?? 0, text: assignments.map((a) => a.text).join(', ') } });
 }
 
-/** A polynomial in one variable written out: "3x^2 + 2x - 4", "y = x^3 - 1". */
+/** A polynomial in one variable written out: "3x^2 + 2x - 4", "y = x^3 - 1", "2x² - 3x + 1". */
 const POLYNOMIAL =
-  /(?:^|[=\s(])((?:[-+]?\s*\d*\.?\d*(?:\s*\*\s*)?[a-z](?![a-z])(?:\s*(?:\^|\*\*)\s*\d+)?|[-+]?\s*\d+(?:\.\d+)?)(?:\s*[-+]\s*(?:\d*\.?\d*(?:\s*\*\s*)?[a-z](?![a-z])(?:\s*(?:\^|\*\*)\s*\d+)?|\d+(?:\.\d+)?(?![\w.])))+)/g;
+  /(?:^|[=\s(])((?:[-+]?\s*\d*\.?\d*(?:\s*\*\s*)?[a-z](?![a-z])(?:\s*(?:\^|\*\*)\s*\d+|[²³])?|[-+]?\s*\d+(?:\.\d+)?)(?:\s*[-+]\s*(?:\d*\.?\d*(?:\s*\*\s*)?[a-z](?![a-z])(?:\s*(?:\^|\*\*)\s*\d+|[²³])?|\d+(?:\.\d+)?(?![\w.])))+)/g;
+
+/** The polynomials the text writes out, each with its coefficients by exponent, where it is written. */
+function writtenPolynomials(state: Filling): { coefficients: Map<number, number>; span: Span }[] {
+  const found: { coefficients: Map<number, number>; span: Span }[] = [];
+  for (const m of state.text.matchAll(POLYNOMIAL)) {
+    const start = m.index + m[0].indexOf(m[1]);
+    const span = { start, end: start + m[1].length, text: m[1] };
+    if (!/[a-z]/.test(m[1]) || !state.isFree(span)) continue;
+    const body = m[1].replace(/\s+/g, '').replaceAll('²', '^2').replaceAll('³', '^3');
+    if (new Set(body.match(/[a-z]/g)).size !== 1) continue;
+    const terms = [...body.matchAll(/([-+]?)(\d*\.?\d*)\*?([a-z])?(?:(?:\^|\*\*)(\d+))?/g)].filter((t) => t[0] !== '' && t[0] !== '+' && t[0] !== '-');
+    const coefficients = new Map<number, number>();
+    for (const [, sign, digits, variable, power] of terms) {
+      const exponent = variable ? Number(power ?? 1) : 0;
+      const value = (sign === '-' ? -1 : 1) * (digits === '' ? 1 : Number(digits));
+      if (Number.isNaN(value) || coefficients.has(exponent)) break;
+      coefficients.set(exponent, value);
+    }
+    if (coefficients.size === terms.length) found.push({ coefficients, span });
+  }
+  return found;
+}
 
 /**
  * A list field of a polynomial's coefficients ("The coefficients of the polynomial, in decreasing order of
@@ -190,23 +212,44 @@ const POLYNOMIAL =
 export function fillPolynomial(state: Filling, fields: SchemaField[]): void {
   const field = fields.find((f) => state.isOpen(f) && /\bcoefficients?\b/i.test(`${f.name} ${f.schema.description ?? ''}`));
   if (!field) return;
-  const written = [...state.text.matchAll(POLYNOMIAL)].filter((m) => /[a-z]/.test(m[1]) && state.isFree({ start: m.index, end: m.index + m[0].length, text: m[0] }));
+  const written = writtenPolynomials(state);
   if (written.length !== 1) return;
-  const body = written[0][1].replace(/\s+/g, '');
-  const variables = new Set(body.match(/[a-z]/g));
-  if (variables.size !== 1) return;
-  const terms = [...body.matchAll(/([-+]?)(\d*\.?\d*)\*?([a-z])?(?:(?:\^|\*\*)(\d+))?/g)].filter((t) => t[0] !== '' && t[0] !== '+' && t[0] !== '-');
-  const coefficients = new Map<number, number>();
-  for (const [, sign, digits, variable, power] of terms) {
-    const exponent = variable ? Number(power ?? 1) : 0;
-    const value = (sign === '-' ? -1 : 1) * (digits === '' ? 1 : Number(digits));
-    if (Number.isNaN(value) || coefficients.has(exponent)) return;
-    coefficients.set(exponent, value);
-  }
+  const { coefficients, span } = written[0];
   const degree = Math.max(...coefficients.keys());
   const decreasing = Array.from({ length: degree + 1 }, (_, k) => coefficients.get(degree - k) ?? 0);
   const increasing = /\bincreasing order\b|\bconstant term first\b/i.test(String(field.schema.description ?? ''));
-  const start = written[0].index + written[0][0].indexOf(written[0][1]);
-  const span = { start, end: start + written[0][1].length, text: written[0][1] };
   state.set(field, { value: increasing ? decreasing.reverse() : decreasing, span });
+}
+
+/** Which term of a polynomial a number field is the coefficient of, by its description: "Coefficient of x^2", "The constant term". */
+function termOf(field: SchemaField): number | undefined {
+  const description = String(field.schema.description ?? '');
+  if (/\bconstant(?:\s+term)?\b/i.test(description) && !/\bcoefficient of\b/i.test(description.replace(/\bconstant\b.*/i, ''))) return 0;
+  const of = /\bcoefficient of (?:the\s+)?(?:[a-z](?:\s*(?:\^|\*\*)\s*(\d)|([²³])|\s+(squared|cubed))?(?![a-z])|(squared|linear|cubic|quadratic)\s+term)/i.exec(description);
+  if (!of) return undefined;
+  const [, power, sign, word, named] = of;
+  if (power) return Number(power);
+  if (sign) return sign === '²' ? 2 : 3;
+  const name = (word ?? named ?? '').toLowerCase();
+  return name === 'squared' || name === 'quadratic' ? 2 : name === 'cubed' || name === 'cubic' ? 3 : 1;
+}
+
+/**
+ * Number fields that each hold one coefficient ("a: Coefficient of x^2", "c: Constant term") take them from the
+ * polynomial written out ("3x^2 + 4x + 2 = 0"); two polynomials written are a call each.
+ */
+export function fillPolynomialTerms(state: Filling, fields: SchemaField[]): void {
+  const terms = fields
+    .filter((f) => state.isOpen(f))
+    .flatMap((field) => {
+      const exponent = termOf(field);
+      return exponent === undefined ? [] : [{ field, exponent }];
+    });
+  if (terms.length < 2 || new Set(terms.map((t) => t.exponent)).size !== terms.length) return;
+  const written = writtenPolynomials(state).filter((p) => Math.max(...p.coefficients.keys()) === Math.max(...terms.map((t) => t.exponent)));
+  if (written.length === 0) return;
+  const calls = written.map(({ coefficients }) => Object.fromEntries(terms.map(({ field, exponent }) => [field.name, coefficients.get(exponent) ?? 0])));
+  for (const { field } of terms) state.set(field, { value: calls[0][field.name], span: written[0].span });
+  state.used.push(...written.map((p) => p.span));
+  if (calls.length > 1) state.fill.each = calls;
 }
