@@ -436,6 +436,8 @@ describe('fillArguments: flags', () => {
     expect(fillArguments('Drive me to Bergen with toll roads avoided, and give its history', route, context).arguments).toMatchObject({ avoid_tolls: true, include_history: true });
     expect(fillArguments('Drive me to Bergen, do not avoid tolls', route, context).arguments).toMatchObject({ avoid_tolls: false });
     expect(fillArguments('Drive me to Bergen with less history this time', route, context).arguments).toMatchObject({ include_history: false });
+    expect(fillArguments('Drive me to Bergen, with few history notes', route, context).arguments).toMatchObject({ include_history: false });
+    expect(fillArguments('Drive me to Bergen, with a few history notes', route, context).arguments).toMatchObject({ include_history: true });
     // The words a flag is asked with ("want", "include") are not needed; words far apart do not count.
     expect(fillArguments('Drive me to Bergen and tell me the ETA', route, context).arguments).toMatchObject({ want_eta: true });
     expect(fillArguments('Avoid the long drive to Bergen: I have paid every toll in the county already', route, context).arguments.avoid_tolls).toBeUndefined();

@@ -84,5 +84,7 @@ export function fillBoolean(state: Filling, field: SchemaField): void {
   const span = { start: free[best[0]].start, end: free[best[1]].end, text: '' };
   span.text = state.text.slice(span.start, span.end);
   const before = free.slice(Math.max(0, best[0] - 3), best[0]).map((w) => w.word);
-  state.set(field, { value: !before.some((w) => NEGATIONS.has(w)), span });
+  // "has few artistic interests" says no; "a few" says some.
+  const few = before.some((w, i) => (w === 'few' || w === 'little') && before[i - 1] !== 'a');
+  state.set(field, { value: !before.some((w) => NEGATIONS.has(w)) && !few, span });
 }

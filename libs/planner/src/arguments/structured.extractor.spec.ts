@@ -11,6 +11,8 @@ describe('extractJson', () => {
 describe('extractExpressions', () => {
   it('reads formulas and stops before the prose after them', () => {
     expect(extractExpressions('Calculate sqrt(16) + 2^10').map((e) => e.value)).toEqual(['sqrt(16) + 2^10']);
+    expect(extractExpressions('integrate f(x) = 4x^3 from 0 to 1').map((e) => e.value)).toEqual(['4x^3']);
+    expect(extractExpressions('plot g(t)=cos(t)').map((e) => e.value)).toEqual(['cos(t)']);
     expect(extractExpressions('compute price * qty * 1.2 where price = 19.99').map((e) => e.value)).toEqual(['price * qty * 1.2']);
     expect(extractExpressions('What is (12.5 - 2) / 3?').map((e) => e.value)).toEqual(['(12.5 - 2) / 3']);
   });

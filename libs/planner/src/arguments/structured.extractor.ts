@@ -64,7 +64,11 @@ export function extractExpressions(text: string, taken: Span[] = []): Expression
     const opens = (raw.match(/\(/g) ?? []).length;
     const closes = (raw.match(/\)/g) ?? []).length;
     if (closes > opens) raw = raw.replace(/\)+$/, (tail) => tail.slice(0, tail.length - (closes - opens)));
-    const span = { start: m.index, end: m.index + raw.length, text: raw, value: raw };
+    // "f(x) = 3x^2": the function is what its name is set to.
+    const named = /^\(\s*[a-z]\s*\)\s*=\s*/.exec(raw);
+    const start = m.index + (named?.[0].length ?? 0);
+    if (named) raw = raw.slice(named[0].length);
+    const span = { start, end: start + raw.length, text: raw, value: raw };
     if (!OPERATOR.test(raw) || !/[\d(]|[A-Za-z]\w*\s*[-+*/^]/.test(raw) || taken.some((t) => overlaps(t, span))) continue;
     // Two operands side by side ("42 on 2026") are prose; a date's dashes are not subtraction.
     const withoutDates = raw.replace(/\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}-\d{1,2}-\d{2,4}\b/g, 'D');
