@@ -937,3 +937,15 @@ describe('fillArguments: one coefficient per field', () => {
     ]);
   });
 });
+
+describe('fillArguments: examples written in another form', () => {
+  it('gives a one-word example the description names when the text writes another form of it', () => {
+    const report: JsonSchema = {
+      type: 'object',
+      properties: { company: { type: 'string', description: 'Name of the company.' }, depth: { type: 'string', description: "How much to show. Can be 'summary' or 'detailed'." } },
+      required: ['company', 'depth'],
+    };
+    expect(fillArguments('Give me a summarized report on Siemens', report, context).arguments).toEqual({ company: 'Siemens', depth: 'summary' });
+    expect(fillArguments('Give me the fully detailed report on Siemens', report, context).arguments).toEqual({ company: 'Siemens', depth: 'detailed' });
+  });
+});

@@ -186,10 +186,16 @@ function exampleHits(text: string, field: SchemaField): Phrase[] {
     const said = new RegExp(`(?<![\\w-])${escapeRegExp(word)}(?![\\w-])`, 'i').exec(text);
     if (said) hits.push({ start: said.index, end: said.index + said[0].length, text: said[0], value: code, proper: false });
   }
+  const words = [...text.matchAll(/[A-Za-z][A-Za-z-]*/g)];
   for (const example of examples) {
     if (example.length < 2 || /^(?:the|a|an|default|etc)$/i.test(example)) continue;
     const m = new RegExp(`(?<![\\w-])${escapeRegExp(example)}(?!\\w)`, 'i').exec(text);
     if (m) hits.push({ start: m.index, end: m.index + m[0].length, text: m[0], value: m[0], proper: /^[A-Z]/.test(m[0]) });
+    // "detail information" for 'detailed': a one-word example the text writes in another form is that example.
+    else if (/^[a-z]{5,}$/i.test(example)) {
+      const inflected = words.find((w) => w[0].length >= 5 && wordMatches(stem(example), stem(w[0])));
+      if (inflected) hits.push({ start: inflected.index, end: inflected.index + inflected[0].length, text: inflected[0], value: example, proper: false });
+    }
   }
   return hits;
 }
