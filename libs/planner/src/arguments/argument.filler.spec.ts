@@ -949,3 +949,16 @@ describe('fillArguments: examples written in another form', () => {
     expect(fillArguments('Give me the fully detailed report on Siemens', report, context).arguments).toEqual({ company: 'Siemens', depth: 'detailed' });
   });
 });
+
+describe('fillArguments: fields of any type and capitalised kinds', () => {
+  it('gives a field of no type a code-style name, as a string field', () => {
+    const fit: JsonSchema = { type: 'object', properties: { rows: { description: 'The rows to fit on.' }, folds: { type: 'integer', description: 'Number of folds.' } }, required: ['rows'] };
+    expect(fillArguments('Cross-validate with 5 folds on the rows sales_q3', fit, context).arguments).toEqual({ rows: 'sales_q3', folds: 5 });
+  });
+
+  it('reads one capitalised word before a noun of the tool as the kind of that noun, and the name after "of" as whose', () => {
+    const claims: JsonSchema = { type: 'object', properties: { company: { type: 'string', description: 'The name of the insurance company.' } }, required: ['company'] };
+    const tool = { name: 'get_insurance_claims', description: 'Lists insurance claims of an insurer.' };
+    expect(fillArguments('List every Flood claim of Allianz', claims, { ...context, tool }).arguments).toEqual({ company: 'Allianz' });
+  });
+});

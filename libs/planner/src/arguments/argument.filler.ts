@@ -83,10 +83,12 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillYears(state, open('text'));
   fillPersonName(state, open('text'));
   // A formula the expression reader could not delimit ("the function 2x^2 at x = 1") is read as text.
-  const texts = [...open('text'), ...open('expression').filter((f) => state.isOpen(f))];
+  // A field of any type ("data": no type at all) takes a quote or a code-style name as a string does.
+  const untyped = open('other').filter((f) => f.schema.type === undefined && f.schema.enum === undefined);
+  const texts = [...open('text'), ...open('expression').filter((f) => state.isOpen(f)), ...untyped];
   fillTexts(state, texts);
   // A URL field takes a placeholder only when no URL is written (fillUrl left it open).
-  fillIdentifiers(state, [...open('text'), ...open('url')]);
+  fillIdentifiers(state, [...open('text'), ...open('url'), ...untyped.filter((f) => state.isOpen(f))]);
   fillPhrases(state, [...texts, ...open('unit')]);
   fillNameLists(state, open('string-list'));
   fillWordLists(state, open('string-list'));

@@ -5,7 +5,7 @@ import type { Span } from './argument-fill.types';
 import { type Filling, fieldScore, joinedAsList, shareListScores } from './filling.state';
 import { extractProperPhrases, isCommonWord, type Phrase, phraseOf, type Token, tokensOf } from './phrase.extractor';
 import { describedCodes, fieldFamily, holdsIdentifier, type SchemaField } from './schema.fields';
-import { escapeRegExp, overlaps, stem, wordMatches } from './text-span.util';
+import { contentWords, escapeRegExp, nameWords, overlaps, stem, wordMatches } from './text-span.util';
 
 type Entity = 'place' | 'person' | 'group' | 'work';
 
@@ -160,7 +160,19 @@ function properScore(state: Filling, field: SchemaField, entity: Entity | undefi
     if (next && ENTITY_WORDS[1][1].has(stem(next))) score -= 3;
     if (phrase.before && PLACE_CUES.has(phrase.before) && phrase.before !== 'of' && phrase.before !== 'for') score -= 2;
   } else if (phrase.before && ['in', 'near', 'at', 'around'].includes(phrase.before)) score -= 1;
+  // "Patent lawsuit cases of Facebook": one capitalised word right before a noun of the tool's own says which
+  // kind of that noun, not whose.
+  if (entity !== 'place' && !phrase.value.includes(' ') && ownNounAfter(state, phrase)) score -= 2;
   return score;
+}
+
+/** The word right after the phrase is a noun of the tool's own name or description ("Patent lawsuit" for get_lawsuit_cases). */
+function ownNounAfter(state: Filling, phrase: Phrase): boolean {
+  const next = /^[ \t]+([a-z]{3,})\b/.exec(state.text.slice(phrase.end))?.[1];
+  const tool = state.context.tool;
+  if (!next || !tool) return false;
+  const own = [...nameWords(tool.name), ...contentWords(tool.description)];
+  return own.some((w) => wordMatches(stem(w), stem(next)));
 }
 
 /** Examples the description gives ("e.g. Windows 10", "like vegan, vegetarian", "'draft' or 'concluded'") that the text names. */
