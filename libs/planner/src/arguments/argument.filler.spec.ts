@@ -962,3 +962,24 @@ describe('fillArguments: fields of any type and capitalised kinds', () => {
     expect(fillArguments('List every Flood claim of Allianz', claims, { ...context, tool }).arguments).toEqual({ company: 'Allianz' });
   });
 });
+
+describe('fillArguments: sides named by prepositions', () => {
+  it('reads `_from`/`to` as the two ends, "in full name" as no person, and a quote before "from" as no source', () => {
+    const flight: JsonSchema = {
+      type: 'object',
+      properties: {
+        _from: { type: 'string', description: 'The departure city in full name.' },
+        to: { type: 'string', description: 'The arrival city in full name.' },
+        airline: { type: 'string', description: 'The preferred airline.' },
+      },
+      required: ['_from', 'to', 'airline'],
+    };
+    expect(fillArguments('Fly me from Oslo to Madrid with Norse Airlines', flight, context).arguments).toEqual({ _from: 'Oslo', to: 'Madrid', airline: 'Norse Airlines' });
+    const translate: JsonSchema = {
+      type: 'object',
+      properties: { text: { type: 'string', description: 'The text to translate.' }, from_lang: { type: 'string' }, to_lang: { type: 'string' } },
+      required: ['text', 'from_lang', 'to_lang'],
+    };
+    expect(fillArguments("Translate the line 'Good night' from Italian to Dutch", translate, context).arguments).toEqual({ text: 'Good night', from_lang: 'Italian', to_lang: 'Dutch' });
+  });
+});

@@ -199,6 +199,9 @@ const JOINING = new Set(['and', 'or', 'but', 'while', 'whereas', 'plus', 'with',
 /** What may stand between a field's name and the value it introduces. */
 const LINKING = /^\s*(?:(?:of|is|was|are|were|=|:|as|at|equals?|to be|being)\s*)?(?:(?:the|a|an|about|around|approximately)\s+)?$/i;
 
+/** Field-name words that are prepositions: a value comes after them. */
+const CUE_NAMES = new Set(['from', 'to', 'into', 'in', 'on', 'at', 'by', 'for', 'of', 'with', 'via']);
+
 export function fieldScore(state: Filling, field: SchemaField, span: Span): number {
   const near = state.words.filter((w) => (w.end <= span.start + 1 ? span.start - w.end < 30 : w.start >= span.end && w.start - span.end < 30)).filter((w) => !overlaps(w, span));
   // A comma or full stop ends the clause: "first name 'Maya', last name 'Chen'".
@@ -224,6 +227,8 @@ export function fieldScore(state: Filling, field: SchemaField, span: Span): numb
     // "a height of 15", "radius = 3", "age: 40": the name that introduces the value, over one that follows it.
     const introduces = w.end <= span.start && LINKING.test(state.text.slice(w.end, span.start)) ? 1 : 0;
     const name = named.find((n) => wordMatches(n, word) || POINTERS[word]?.includes(n));
+    // `from_lang`, `to`: a preposition of the name points at what follows it, never at what it follows ("'Hi' from English").
+    if (name !== undefined && CUE_NAMES.has(name) && w.start >= span.end) continue;
     if (name !== undefined) score += (field.sharedNameWords.includes(name) ? 1 : 2) + Math.max(adjacent, introduces);
     else if (field.descriptionWords.some((d) => wordMatches(d, word))) score += 1;
   }

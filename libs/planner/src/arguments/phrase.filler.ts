@@ -32,8 +32,9 @@ const PLACE_CUES = new Set(['in', 'at', 'near', 'around', 'from', 'to', 'within'
 /** Words for a place that holds others ("Japan" of "Tokyo, Japan") and for one that does not ("Tokyo"). */
 const WIDE = ['country', 'state', 'province', 'region', 'county', 'continent'];
 const NARROW = ['city', 'town', 'village', 'location', 'place', 'address', 'venue'];
-const FROM_FIELD = /^(?:from|source|origin|departure|start|pickup|src)/;
-const TO_FIELD = /^(?:to|destination|target|arrival|end|dest|dropoff)/;
+// `_from`: a leading underscore keeps a keyword off the name, nothing more.
+const FROM_FIELD = /^_*(?:from|source|origin|departure|start|pickup|src)/;
+const TO_FIELD = /^_*(?:to|destination|target|arrival|end|dest|dropoff)/;
 const REQUIRED_EVIDENCE = 2;
 /** An optional field is filled only on strong evidence: a wrong optional value fails a call a missing one would not. */
 const OPTIONAL_EVIDENCE = 4;
@@ -95,13 +96,12 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
 function entityOf(field: SchemaField): Entity | undefined {
   const description = String(field.schema.description ?? '');
   const named = (words: string[]) => ENTITY_WORDS.find(([, cues]) => words.some((w) => cues.has(w)))?.[0];
-  // The field's own name first: `origin`, "The departure full name of the city", is a place.
+  // The field's own name first, then what its description names: `to`, "The arrival city in full name", is a place.
   const own = named(field.nameWords);
   if (own) return own;
-  if (/\bfull name\b|\bname of the person\b/i.test(description)) return 'person';
   // "Type of sports the celebrity plays": a kind of thing, whatever else the description names.
   if (/^(?:the\s+)?(?:type|kind|category|sort|genre|class)\s+of\b/i.test(description)) return undefined;
-  return named(field.descriptionWords.slice(0, 8));
+  return named(field.descriptionWords.slice(0, 8)) ?? (/\bfull name\b|\bname of the person\b/i.test(description) ? 'person' : undefined);
 }
 
 function endsOnOwnNoun(phrase: Phrase, field: SchemaField): boolean {
