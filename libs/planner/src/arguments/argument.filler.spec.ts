@@ -983,3 +983,14 @@ describe('fillArguments: sides named by prepositions', () => {
     expect(fillArguments("Translate the line 'Good night' from Italian to Dutch", translate, context).arguments).toEqual({ text: 'Good night', from_lang: 'Italian', to_lang: 'Dutch' });
   });
 });
+
+describe("fillArguments: a name its field's noun follows", () => {
+  it('gives a group field the name written before its own noun, and the other name to the other field', () => {
+    const scores: JsonSchema = {
+      type: 'object',
+      properties: { club: { type: 'string', description: 'The name of the club.' }, league: { type: 'string', description: 'The league in which the club plays.' } },
+      required: ['club', 'league'],
+    };
+    expect(fillArguments('the results of the Boston Celtics basketball club in the NBA', scores, context).arguments).toEqual({ club: 'Boston Celtics', league: 'NBA' });
+  });
+});

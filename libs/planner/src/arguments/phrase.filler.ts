@@ -163,7 +163,16 @@ function properScore(state: Filling, field: SchemaField, entity: Entity | undefi
   // "Patent lawsuit cases of Facebook": one capitalised word right before a noun of the tool's own says which
   // kind of that noun, not whose.
   if (entity !== 'place' && !phrase.value.includes(' ') && ownNounAfter(state, phrase)) score -= 2;
+  // "the Los Angeles Lakers basketball team" for `team`: a name the field's own noun follows is one of its kind.
+  else if (entity && entity !== 'person' && namedAfter(state, phrase, field)) score += 2;
   return score;
+}
+
+/** The field's own noun is written right after the name, or one word after it ("Lakers team", "Lakers basketball team"). */
+function namedAfter(state: Filling, phrase: Phrase, field: SchemaField): boolean {
+  const after = /^[ \t]+([a-z]+)(?:[ \t]+([a-z]+))?/.exec(state.text.slice(phrase.end));
+  const nouns = field.nameWords.filter((w) => !GENERIC.has(w) && !/^\d+$/.test(w));
+  return !!after && [after[1], after[2]].some((w) => w !== undefined && nouns.some((n) => wordMatches(n, stem(w))));
 }
 
 /** The word right after the phrase is a noun of the tool's own name or description ("Patent lawsuit" for get_lawsuit_cases). */
