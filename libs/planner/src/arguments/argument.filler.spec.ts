@@ -994,3 +994,12 @@ describe("fillArguments: a name its field's noun follows", () => {
     expect(fillArguments('the results of the Boston Celtics basketball club in the NBA', scores, context).arguments).toEqual({ club: 'Boston Celtics', league: 'NBA' });
   });
 });
+
+describe('fillArguments: pronouns are no values', () => {
+  it('never guesses "his" or "their" from the words left over', () => {
+    const fame: JsonSchema = { type: 'object', properties: { name: { type: 'string', description: 'The name of the scientist.' } }, required: ['name'] };
+    const tool = { name: 'scientist_info.get_famous_work', description: 'Finds the best known work of a scientist.' };
+    expect(fillArguments('what his best known work was', fame, { ...context, tool }).arguments).toEqual({});
+    expect(fillArguments('and their best known work', fame, { ...context, tool }).arguments).toEqual({});
+  });
+});

@@ -20,6 +20,7 @@ const NOT_VALUES = new Set(
   found located based given using used made called named known related associated regarding involving including
   name names detail details detailed information info data result results value values something anything thing things way ways kind type
   function functions tool tools method methods api apis endpoint endpoints parameter parameters argument arguments
+  i me my mine we us our ours you your yours he him his she her hers they them their theirs it its this that these those there here
   please thanks thank right now today tonight yesterday tomorrow morning afternoon evening night weekend currently exactly approximately
   best worst top largest smallest biggest highest lowest greatest fastest longest shortest oldest newest cheapest nearest closest`.split(/\s+/),
 );

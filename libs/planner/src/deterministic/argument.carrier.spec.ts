@@ -21,6 +21,11 @@ describe('carriedOver', () => {
     expect(carriedOver('the nature of the offenses he committed', 'criminal_name', [[{ criminal_name: 'John Doe' }]])).toEqual(['John Doe']);
   });
 
+  it('carries a field named only by generic words into the field of that very name', () => {
+    expect(carriedOver('and where his lab was', 'name', [[{ name: 'Marie Curie' }]])).toEqual(['Marie Curie']);
+    expect(carriedOver('and where his lab was', 'name', [[{ id: 'MC-1' }]])).toEqual([]);
+  });
+
   it('carries a list only into a field that takes one', () => {
     const points = [[{ data: [3, 4, 5] }]];
     expect(carriedOver('the mode for these points', 'data', points, { list: true })).toEqual([[3, 4, 5]]);

@@ -36,8 +36,9 @@ export interface CarryOptions {
 export function carriedOver(subGoal: string, field: string, earlier: Record<string, unknown>[][], options: CarryOptions = {}): unknown[] {
   if (!refersBack(subGoal, options.before ?? '')) return [];
   const wanted = about(field);
-  if (wanted.length === 0) return [];
+  // A field named only by generic words (`name`, `id`) is the same thing only under the same name.
   const same = (name: string) => {
+    if (wanted.length === 0) return name === field;
     const words = about(name);
     return words.length > 0 && words.every((w) => wanted.includes(w)) && wanted.every((w) => words.includes(w));
   };
