@@ -1003,3 +1003,11 @@ describe('fillArguments: pronouns are no values', () => {
     expect(fillArguments('and their best known work', fame, { ...context, tool }).arguments).toEqual({});
   });
 });
+
+describe('fillArguments: names listed with an example', () => {
+  it('reads the names written in one list with an example the description gives as of its kind, a call each', () => {
+    const charge: JsonSchema = { type: 'object', properties: { particle: { type: 'string', description: 'The particle. e.g. Electron, Muon' } }, required: ['particle'] };
+    expect(fillArguments('the charge of Pion and Muon', charge, context).each).toEqual([{ particle: 'Pion' }, { particle: 'Muon' }]);
+    expect(fillArguments('the charge of a Muon measured at CERN', charge, context).arguments).toEqual({ particle: 'Muon' });
+  });
+});

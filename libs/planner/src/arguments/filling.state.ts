@@ -255,12 +255,14 @@ export function joinedAsList(text: string, spans: Span[]): boolean {
  * 10, 20 and 30 years"), for the one field that wants an item of it most.
  */
 export function shareListScores<T extends { field: SchemaField; score: number }>(text: string, pairs: T[], spanOf: (pair: T) => Span): void {
-  const spans = [...new Set(pairs.map(spanOf))].sort((a, b) => a.start - b.start);
+  const spans = [...new Set(pairs.map(spanOf))].sort((a, b) => a.start - b.start || a.end - b.end);
   const groups: Span[][] = [];
   for (const span of spans) {
     const group = groups.at(-1);
     const last = group?.at(-1);
-    if (group && last && last.end <= span.start && joinedAsList(text, [last, span])) group.push(span);
+    // The same words read twice ("Proton" as a name and as an example the description gives) are one item.
+    const again = group?.some((g) => g.start === span.start && g.end === span.end);
+    if (group && last && (again || (last.end <= span.start && joinedAsList(text, [last, span])))) group.push(span);
     else groups.push([span]);
   }
   for (const group of groups.filter((g) => g.length > 1)) {

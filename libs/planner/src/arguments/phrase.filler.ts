@@ -65,7 +65,12 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
       const score = properScore(state, field, entity, phrase, numbered(field));
       if (score > 0) scored.push({ field, phrase, score });
     }
-    for (const phrase of exampleHits(state.text, field)) if (free(phrase)) scored.push({ field, phrase, score: 6 });
+    for (const phrase of exampleHits(state.text, field)) {
+      if (!free(phrase)) continue;
+      scored.push({ field, phrase, score: 6 });
+      // "Neutron and Proton" where the description names Proton: the names listed with an example are of its kind.
+      for (const sibling of listedWith(state.text, proper, phrase)) scored.push({ field, phrase: sibling, score: 6 });
+    }
     for (const written of qualifiers(state.text, tokens, proper, field, entity === 'person')) {
       const phrase = trimmed(state.text, tokens, written, field);
       if (phrase && free(phrase)) scored.push({ field, phrase, score: 3 + (entity && phrase.proper ? 1 : 0) });
@@ -166,6 +171,25 @@ function properScore(state: Filling, field: SchemaField, entity: Entity | undefi
   // "the Los Angeles Lakers basketball team" for `team`: a name the field's own noun follows is one of its kind.
   else if (entity && entity !== 'person' && namedAfter(state, phrase, field)) score += 2;
   return score;
+}
+
+/** The proper names written in one list with `item` ("Neutron and Proton", "Oslo, Bergen or Trondheim"), itself left out. */
+function listedWith(text: string, proper: Phrase[], item: Phrase): Phrase[] {
+  const names = proper.filter((p) => p.part !== 'head' && p.part !== 'tail' && !overlaps(p, item)).sort((a, b) => a.start - b.start);
+  const run: Phrase[] = [];
+  for (let first = item; ; ) {
+    const before = names.filter((p) => p.end <= first.start && joinedAsList(text, [p, first])).at(-1);
+    if (!before) break;
+    run.unshift(before);
+    first = before;
+  }
+  for (let last = item; ; ) {
+    const after = names.find((p) => p.start >= last.end && joinedAsList(text, [last, p]));
+    if (!after) break;
+    run.push(after);
+    last = after;
+  }
+  return run;
 }
 
 /** The field's own noun is written right after the name, or one word after it ("Lakers team", "Lakers basketball team"). */
