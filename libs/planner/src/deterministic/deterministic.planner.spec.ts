@@ -615,3 +615,20 @@ describe('DeterministicPlanner: records told over several sentences', () => {
     ]);
   });
 });
+
+describe('DeterministicPlanner: "do the same for"', () => {
+  const founded = candidate('edu/founding_year', 'Finds the year a university was founded.', 1, {
+    input: object({ university: { type: 'string', description: 'Name of the university.' } }, ['university']),
+  });
+  const ranking = candidate('edu/ranking', 'Gets the world ranking of universities.', 2, {
+    input: object({ university: { type: 'string', description: 'Name of the university.' } }, ['university']),
+  });
+
+  it('asks the step before again with what the part changes, and never another tool', async () => {
+    const plan = await new DeterministicPlanner().plan(task('Give me the founding year of Oxford, and then do the same for Cambridge.'), [founded, ranking], principal);
+    expect(plan.steps.map((s) => [s.tool, s.arguments])).toEqual([
+      ['edu/founding_year@1.0.0', { university: 'Oxford' }],
+      ['edu/founding_year@1.0.0', { university: 'Cambridge' }],
+    ]);
+  });
+});

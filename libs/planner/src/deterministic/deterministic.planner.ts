@@ -13,7 +13,7 @@ import { CERTAIN, matchConfidence, noMatchConfidence, planConfidence, replacemen
 import { coordinatedParts, namesByName, namesTheTool, saysWholeName } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
-import { DEFAULT_SPLIT, isAction, type SplitOptions, type SubGoal, splitSubGoals } from './sub-goal.splitter';
+import { asksAgain, DEFAULT_SPLIT, isAction, type SplitOptions, type SubGoal, splitSubGoals } from './sub-goal.splitter';
 import { DEFAULT_MATCHER_WEIGHTS, type MatcherWeights, type ToolMatch, ToolMatcher } from './tool.matcher';
 
 export interface DeterministicPlannerOptions {
@@ -356,6 +356,13 @@ export class DeterministicPlanner extends Planner {
     const drafts: Draft[] = [];
     const idle: { text: string; position: number }[] = [];
     for (const [g, goal] of subGoals.entries()) {
+      // "… of Buddhism, and then do the same for Hinduism": the step before, asked again with what this part changes.
+      const previous = drafts.at(-1);
+      if (previous && asksAgain(goal.text)) {
+        previous.parts = [...(previous.parts ?? [{ text: previous.subGoal, repeats: true, position: previous.position }]), { text: goal.text, repeats: true, position: g }];
+        previous.subGoal = `${previous.subGoal}; ${goal.text}`;
+        continue;
+      }
       // No default score alone decides: a close score for a tool the text never names is no match, a low one
       // for a tool it names is a match. A minScore the operator set is a floor all the same.
       // In a task of several jobs, a close fit the retrieval funnel also ranks among the top ones for the task is evidence too.

@@ -93,6 +93,10 @@ describe('splitSubGoals', () => {
     expect(result.truncated).toBe(true);
   });
 
+  it('keeps "do the same for X" a piece of its own: the step before, asked again', () => {
+    expect(texts('Give me the founding year of Oxford, and then do the same for Cambridge.')).toEqual(['Give me the founding year of Oxford', 'do the same for Cambridge']);
+  });
+
   it('returns nothing for text without words', () => {
     expect(texts(' ... 42 !')).toEqual([]);
   });

@@ -75,10 +75,16 @@ const QUESTION = new Set('what how when where which who'.split(' '));
  */
 const ASKED = /(?:^|[,;:]\s*)(?:can|could|would|will)\s+you\s+(?:please\s+)?[a-z]+/i;
 
+/** "do the same for Hinduism", "repeat it for 2020": the step before, asked again with a change. */
+const DO_AGAIN = /^(?:(?:please|and|also|then|now)\s+)*(?:do|repeat)\s+(?:the\s+same|it|this|that)\b/i;
+
+/** True when the piece asks the step before it again ("do the same for Hinduism"). */
+export const asksAgain = (text: string): boolean => DO_AGAIN.test(text.trim());
+
 /** True when the piece asks for something: a polite question, a question word, or an action verb or a request lead-in among its first words. */
 export function isAction(text: string): boolean {
   const trimmed = text.trim();
-  return ASKED.test(trimmed) || opensWithAction(trimmed);
+  return ASKED.test(trimmed) || DO_AGAIN.test(trimmed) || opensWithAction(trimmed);
 }
 
 function opensWithAction(text: string): boolean {
