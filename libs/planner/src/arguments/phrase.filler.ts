@@ -204,8 +204,17 @@ function ownNounAfter(state: Filling, phrase: Phrase): boolean {
   const next = /^[ \t]+([a-z]{3,})\b/.exec(state.text.slice(phrase.end))?.[1];
   const tool = state.context.tool;
   if (!next || !tool) return false;
-  const own = [...nameWords(tool.name), ...contentWords(tool.description)];
-  return own.some((w) => wordMatches(stem(w), stem(next)));
+  return toolWords(tool).some((w) => wordMatches(w, stem(next)));
+}
+
+/** A tool's own words, stemmed: its name's and its description's (read once per tool). */
+const TOOL_WORDS = new WeakMap<object, string[]>();
+function toolWords(tool: { name: string; description?: string }): string[] {
+  const known = TOOL_WORDS.get(tool);
+  if (known) return known;
+  const words = [...nameWords(tool.name).map(stem), ...contentWords(tool.description)];
+  TOOL_WORDS.set(tool, words);
+  return words;
 }
 
 /** Examples the description gives ("e.g. Windows 10", "like vegan, vegetarian", "'draft' or 'concluded'") that the text names. */

@@ -716,7 +716,10 @@ export class DeterministicPlanner extends Planner {
     return found;
   }
 
-  /** One call per sub-goal when the sub-goals that chose this step's tool give it different values (see `spreadParts`). */
+  /**
+   * For a step several sub-goals chose: one call per sub-goal when they give its tool different values (see
+   * `spreadParts`), or the reading of their words as one when that says more; undefined for a step of one sub-goal.
+   */
   private async fillByParts(draft: Draft, context: ArgumentFillContext): Promise<FilledArguments | undefined> {
     if (!draft.parts || draft.parts.length < 2) return undefined;
     const schema = draft.candidate.descriptor.inputSchema;
@@ -727,7 +730,8 @@ export class DeterministicPlanner extends Planner {
     // that speaks of the record before it): the one reading wins when it is complete and has every call the parts
     // have, each with every field the parts' call gives its own value (one value copied to every call is no call's own).
     const whole = await fill(draft.subGoal, schema, context);
-    if ((whole.missing ?? []).length > 0 || (whole.ambiguous ?? []).length > 0 || !whole.each || whole.each.length < 2) return byParts;
+    // Without calls of the parts' own, the one reading is the step's fill (the caller would read it again).
+    if ((whole.missing ?? []).length > 0 || (whole.ambiguous ?? []).length > 0 || !whole.each || whole.each.length < 2) return byParts ?? whole;
     if (!byParts?.each) return whole;
     const partCalls = byParts.each;
     const wholeCalls = whole.each.map((item) => ({ ...whole.arguments, ...item }));
