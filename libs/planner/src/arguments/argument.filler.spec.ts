@@ -1011,3 +1011,20 @@ describe('fillArguments: names listed with an example', () => {
     expect(fillArguments('the charge of a Muon measured at CERN', charge, context).arguments).toEqual({ particle: 'Muon' });
   });
 });
+
+describe('fillArguments: what the writer states', () => {
+  it('counts relative days from the day the text says it is', () => {
+    const history: JsonSchema = { type: 'object', properties: { day: { type: 'string', format: 'date', description: 'The day.' } }, required: ['day'] };
+    expect(fillArguments('pollen counts for yesterday and today. Today is March 3, 2024', history, context).each).toEqual([{ day: '2024-03-02' }, { day: '2024-03-03' }]);
+  });
+
+  it('turns a flag on when the text asks for what its description says it adds', () => {
+    const weather: JsonSchema = {
+      type: 'object',
+      properties: { city: { type: 'string', description: 'The city.' }, extended: { type: 'boolean', description: 'If true, hourly wind gusts and pressure trends are returned.' } },
+      required: ['city'],
+    };
+    expect(fillArguments('Weather for Oslo, with the hourly wind gusts and pressure trends', weather, context).arguments).toEqual({ city: 'Oslo', extended: true });
+    expect(fillArguments('Weather for Oslo', weather, context).arguments).toEqual({ city: 'Oslo' });
+  });
+});

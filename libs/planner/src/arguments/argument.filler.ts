@@ -1,8 +1,10 @@
 import type { JsonSchema } from '@toolgate/sdk';
+import { DateTime } from 'luxon';
 import { instructionAimedAtSystem } from '../deterministic/instruction.detector';
 import type { ArgumentFill, ArgumentFillContext } from './argument-fill.types';
 import { fillBoolean, fillEnums } from './choice.filler';
 import { spreadClauses } from './clause.spreader';
+import { extractDates } from './date-time.extractor';
 import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler';
 import { fillQuotedLists, fillWordLists, widenEnumerations } from './enumeration.filler';
 import { Filling, joinedAsList } from './filling.state';
@@ -21,8 +23,9 @@ import { overlaps, stem, wordMatches } from './text-span.util';
  * (its type, format, enum, name and description) picks among the values the text offers. Pure and
  * deterministic; a value the text does not give is missing, two equally plausible ones are ambiguous.
  */
-export function fillArguments(written: string, inputSchema: JsonSchema, context: ArgumentFillContext): ArgumentFill {
+export function fillArguments(written: string, inputSchema: JsonSchema, given: ArgumentFillContext): ArgumentFill {
   const text = unquoted(written);
+  const context = withStatedToday(text, given);
   const fields = schemaFields(inputSchema);
   const state = fillState(text, inputSchema, fields, context);
   pairNamedLists(state, fields);
@@ -33,6 +36,19 @@ export function fillArguments(written: string, inputSchema: JsonSchema, context:
   if (spread) return spread;
   reportMissing(state, fields);
   return state.fill;
+}
+
+/** "… for today, yesterday and the day before. Today is May 5, 2023": the day the writer says it is, is the day relative dates count from. */
+function withStatedToday(text: string, context: ArgumentFillContext): ArgumentFillContext {
+  const said = /\b(?:today is|today's date is|the date today is|the current date is)\s+/i.exec(text);
+  if (!said || !context.referenceTime) return context;
+  const at = said.index + said[0].length;
+  const stated = extractDates(text, context.referenceTime, context.timeZone).find((d) => d.start === at && d.options.length === 1 && !d.timeOnly);
+  if (!stated) return context;
+  // The writer's day at the reference's time of day: "tomorrow" stays a calendar day.
+  const day = stated.options[0];
+  const now = DateTime.fromJSDate(context.referenceTime, { zone: day.zoneName ?? context.timeZone });
+  return { ...context, referenceTime: day.set({ hour: now.hour, minute: now.minute, second: now.second }).toJSDate() };
 }
 
 /** A request sent wrapped in quotes as a whole is the request, not a quotation: its values are read. */

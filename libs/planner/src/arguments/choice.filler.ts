@@ -3,7 +3,7 @@ import type { JsonSchema } from '@toolgate/sdk';
 import { matchEnum } from './enum.matcher';
 import type { Filling } from './filling.state';
 import type { SchemaField } from './schema.fields';
-import { overlaps, stem, wordMatches } from './text-span.util';
+import { contentWords, overlaps, stem, wordMatches } from './text-span.util';
 
 const NEGATIONS = new Set(['no', 'not', 'without', "don't", 'dont', 'never', 'exclude', 'excluding', 'skip', 'omit', "doesn't", "isn't", 'less', 'non']);
 
@@ -68,11 +68,20 @@ const FLAG_WINDOW = 5;
 
 /** A flag whose own words the text writes near one another is on, unless a negation comes right before them. */
 export function fillBoolean(state: Filling, field: SchemaField): void {
-  const significant = field.nameWords.filter((w) => !FLAG_WORDS.has(w) && !/^\d+$/.test(w));
-  if (significant.length === 0) return;
+  const named = field.nameWords.filter((w) => !FLAG_WORDS.has(w) && !/^\d+$/.test(w));
   const free = state.words.filter((w) => !state.opaque.some((o) => overlaps(o, w)));
-  const hits = significant.map((n) => free.flatMap((w, i) => (wordMatches(n, stem(w.word)) ? [i] : [])));
-  if (hits.some((h) => h.length === 0)) return;
+  const hitsOf = (words: string[]) => words.map((n) => free.flatMap((w, i) => (wordMatches(n, stem(w.word)) ? [i] : [])));
+  let significant = named;
+  let hits = hitsOf(named);
+  // "If true, additional data like PM2.5 and ozone levels will be retrieved": the text that asks for what the
+  // description says the flag adds ("including additional data like PM2.5, ozone levels") turns it on.
+  if (named.length === 0 || hits.some((h) => h.length === 0)) {
+    const adds = /\bif (?:set to )?true,?\s+(.+?)(?:\s+(?:will|is|are|would)\b|[.;]|$)/i.exec(String(field.schema.description ?? ''))?.[1];
+    const words = [...new Set(contentWords(adds))].slice(0, 4);
+    if (words.length < 2) return;
+    [significant, hits] = [words, hitsOf(words)];
+  }
+  if (significant.length === 0 || hits.some((h) => h.length === 0)) return;
   // The first place where every word is written within the window, in any order.
   let best: [number, number] | undefined;
   for (const i of hits[0]) {
