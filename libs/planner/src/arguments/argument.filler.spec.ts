@@ -1028,3 +1028,14 @@ describe('fillArguments: what the writer states', () => {
     expect(fillArguments('Weather for Oslo', weather, context).arguments).toEqual({ city: 'Oslo' });
   });
 });
+
+describe('fillArguments: clock faces', () => {
+  it('gives an hour and a minutes field each clock time written, a call each', () => {
+    const hands: JsonSchema = { type: 'object', properties: { hours: { type: 'integer' }, minutes: { type: 'integer' } }, required: ['hours', 'minutes'] };
+    expect(fillArguments('the angle of the hands at 4:40', hands, context).arguments).toEqual({ hours: 4, minutes: 40 });
+    expect(fillArguments('the angle of the hands at 4:40 and at 9:05', hands, context).each).toEqual([
+      { hours: 4, minutes: 40 },
+      { hours: 9, minutes: 5 },
+    ]);
+  });
+});

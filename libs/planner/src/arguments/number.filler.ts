@@ -192,7 +192,24 @@ function fillClockHour(state: Filling, fields: SchemaField[], all: SchemaField[]
   state.set(hourly[0], { value: hour, span: { start: m.index, end: m.index + m[0].length, text: m[0] } });
 }
 
+/** An hour and a minutes field (a clock face) take each clock time written: "at 3:15" is 3 and 15; "at 8:20 and 11:50" is a call each. */
+function fillClockFace(state: Filling, fields: SchemaField[]): void {
+  const named = (words: string[]) => fields.filter((f) => state.isOpen(f) && f.nameWords.some((w) => words.includes(w)));
+  const [hours, minutes] = [named(['hour', 'hours']), named(['minute', 'minutes'])];
+  if (hours.length !== 1 || minutes.length !== 1) return;
+  const times = [...state.text.matchAll(CLOCK)]
+    .map((m) => ({ hour: Number(m[1] ?? m[4]), minute: Number(m[2] ?? m[5] ?? 0), span: { start: m.index, end: m.index + m[0].length, text: m[0] } }))
+    .filter((t) => state.isFree(t.span) && t.hour <= 23 && t.minute <= 59);
+  if (times.length === 0) return;
+  const calls = times.map((t) => ({ [hours[0].name]: t.hour, [minutes[0].name]: t.minute }));
+  state.set(hours[0], { value: times[0].hour, span: times[0].span });
+  state.set(minutes[0], { value: times[0].minute, span: times[0].span });
+  state.used.push(...times.map((t) => t.span));
+  if (calls.length > 1) state.fill.each = calls;
+}
+
 export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaField[]): void {
+  fillClockFace(state, written);
   fillClockHour(state, written, all);
   fillRange(state, written);
   const fields = written.filter((f) => state.isOpen(f));
