@@ -1039,3 +1039,19 @@ describe('fillArguments: clock faces', () => {
     ]);
   });
 });
+
+describe('fillArguments: units of what a unit field measures', () => {
+  it('gives the unit field of a velocity only a unit of speed', () => {
+    const pace: JsonSchema = {
+      type: 'object',
+      properties: {
+        km: { type: 'number', description: 'Distance in kilometers.' },
+        hours: { type: 'number', description: 'Duration in hours.' },
+        unit: { type: 'string', description: 'The unit to return the velocity in.' },
+      },
+      required: ['km', 'hours'],
+    };
+    expect(fillArguments('On day two we ride 90 kilometers in 4 hours; give the average in mph', pace, context).arguments).toMatchObject({ unit: 'mph' });
+    expect(fillArguments('Each day we ride 90 kilometers in 4 hours', pace, context).arguments.unit).toBeUndefined();
+  });
+});

@@ -352,8 +352,31 @@ export function fillCurrencies(state: Filling, fields: SchemaField[]): void {
 }
 
 /** Units of measure; one written against the amount ("5 feet") is the source side. */
+/** What a unit field measures, by the quantity its name or description names ("The unit to return the velocity in"). */
+const QUANTITY_WORDS: [string, RegExp][] = [
+  ['speed', /\b(?:velocity|velocities|speeds?)\b/i],
+  ['temperature', /\btemperatures?\b/i],
+  ['mass', /\b(?:weights?|mass(?:es)?)\b/i],
+  ['area', /\bareas?\b/i],
+  ['volume', /\bvolumes?\b/i],
+  ['energy', /\benergy\b/i],
+  ['pressure', /\bpressures?\b/i],
+  ['power', /\bpower\b/i],
+  ['length', /\b(?:distances?|lengths?|heights?|widths?|depths?)\b/i],
+  ['time', /\b(?:durations?|time)\b/i],
+];
+function measuredQuantity(field: SchemaField): string | undefined {
+  const words = `${field.nameWords.join(' ')} ${field.schema.description ?? ''}`;
+  const named = QUANTITY_WORDS.filter(([, pattern]) => pattern.test(words));
+  return named.length === 1 ? named[0][0] : undefined;
+}
+
 export function fillUnits(state: Filling, fields: SchemaField[]): void {
   let units = extractUnits(state.text, state.numbers, [...state.opaque, ...state.used, ...(state.takesDates ? state.dates : [])]);
+  // "… cover 120 km on the first day … in km/h" for the unit of a velocity: a day is no unit of speed.
+  const measured = new Set(fields.map(measuredQuantity));
+  const [quantity] = measured;
+  if (measured.size === 1 && quantity !== undefined) units = units.filter((u) => u.quantity === quantity);
   // One unit field with no side (the unit of the answer): the units the amounts are written in are
   // theirs, not an answer's, unless they are all one unit and nothing else is named ("12 m by 15 m").
   if (fields.length === 1 && !fields[0].role) {
