@@ -1055,3 +1055,12 @@ describe('fillArguments: units of what a unit field measures', () => {
     expect(fillArguments('Each day we ride 90 kilometers in 4 hours', pace, context).arguments.unit).toBeUndefined();
   });
 });
+
+describe('fillArguments: sizes written as sides', () => {
+  it('gives a size field "30x40" as written, and a dimensions list its sides as numbers', () => {
+    const resize: JsonSchema = { type: 'object', properties: { size: { type: 'string', description: 'New size in inches.' }, copies: { type: 'integer' } }, required: ['size'] };
+    expect(fillArguments('Print 2 copies at 30x40', resize, context).arguments).toEqual({ size: '30x40', copies: 2 });
+    const canvas: JsonSchema = { type: 'object', properties: { dimensions: { type: 'array', items: { type: 'integer' }, description: 'Width and height in pixels.' } }, required: ['dimensions'] };
+    expect(fillArguments('a blank canvas of 1920 × 1080', canvas, context).arguments).toEqual({ dimensions: [1920, 1080] });
+  });
+});

@@ -15,7 +15,7 @@ import { fillResidual } from './residual.filler';
 import { spreadLegs } from './route.spreader';
 import { refusedArguments } from './schema.check';
 import { describedCodes, type SchemaField, schemaFields, statedDefault } from './schema.fields';
-import { fillAddress, fillEmail, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
+import { fillAddress, fillDimensions, fillEmail, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
 import { overlaps, stem, wordMatches } from './text-span.util';
 
 /**
@@ -76,6 +76,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   for (const field of open('path')) fillPath(state, field);
   // Before the numbers: an address's house number is no amount.
   fillAddress(state, open('text'));
+  fillDimensions(state, [...open('text'), ...open('number-list')]);
   fillDates(state, open('date'), fields);
   fillZones(state, open('zone'));
   fillImpliedSourceZone(state, fields);

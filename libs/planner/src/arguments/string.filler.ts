@@ -155,6 +155,26 @@ export function fillAddress(state: Filling, fields: SchemaField[]): void {
   state.single(field, found);
 }
 
+/** A size written as its sides: "12x18", "24 x 36", "1920×1080", "2x3x4". */
+const DIMENSIONS = /(?<![\w.])(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)(?:\s*[x×]\s*(\d+(?:\.\d+)?))?(?![\w.])/g;
+const SIZED = /^(?:size|sizes|dimension|dimensions|resolution)$/;
+
+/**
+ * A field for a size (`size`, `dimensions`, `resolution`) takes the sides written as "12x18": as written for a
+ * text field, as numbers for a list of numbers. Before the numbers: the sides are no amounts of their own.
+ */
+export function fillDimensions(state: Filling, fields: SchemaField[]): void {
+  const field = fields.find((f) => state.isOpen(f) && (f.kind === 'text' || f.kind === 'number-list') && f.nameWords.some((w) => SIZED.test(w)));
+  if (!field) return;
+  const written = [...state.text.matchAll(DIMENSIONS)]
+    .map((m) => ({ m, span: { start: m.index, end: m.index + m[0].length, text: m[0] } }))
+    .filter(({ span }) => state.isFree(span) && !state.opaque.some((o) => overlaps(o, span)));
+  state.single(
+    field,
+    written.map(({ m, span }) => ({ value: field.kind === 'text' ? m[0].replace(/\s+/g, '') : [m[1], m[2], m[3]].filter((d) => d !== undefined).map(Number), span })),
+  );
+}
+
 /** first_name / last_name style fields take the parts of a person's name. */
 export function fillPersonName(state: Filling, fields: SchemaField[]): void {
   const firstField = fields.find((f) => /^(?:first|given)_?name$/i.test(f.name));
