@@ -1064,3 +1064,23 @@ describe('fillArguments: sizes written as sides', () => {
     expect(fillArguments('a blank canvas of 1920 × 1080', canvas, context).arguments).toEqual({ dimensions: [1920, 1080] });
   });
 });
+
+describe('fillArguments: counts of trials and a probability', () => {
+  it('reads "in 8 tosses" and "100 times" as the trials, and never a count above 1 as a probability', () => {
+    const binomial: JsonSchema = {
+      type: 'object',
+      properties: {
+        number_of_trials: { type: 'integer', description: 'The total number of trials.' },
+        number_of_successes: { type: 'integer', description: 'The desired number of successes.' },
+        probability_of_success: { type: 'number', description: 'The probability of success.' },
+      },
+      required: ['number_of_trials', 'number_of_successes'],
+    };
+    expect(fillArguments('the chance of exactly 3 sixes in 12 rolls of a die', binomial, context).arguments).toMatchObject({ number_of_trials: 12, number_of_successes: 3 });
+    expect(fillArguments('the chance of 40 heads if I flip a coin 90 times with probability of heads 0.5', binomial, context).arguments).toEqual({
+      number_of_trials: 90,
+      number_of_successes: 40,
+      probability_of_success: 0.5,
+    });
+  });
+});

@@ -26,7 +26,19 @@ const STRONG_CUES = new Set(['from', 'since', 'until', 'till', 'into', 'between'
 
 export const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 /** Words that point at a count-limiting field without naming it ("the first 20 rows", "top 5"). */
-const POINTERS: Record<string, string[]> = { first: ['limit', 'max', 'most'], top: ['limit', 'max', 'most', 'k'] };
+const TRIALS = ['trial', 'trials'];
+/** Words (stemmed) that point at a field they do not name: "exactly 5 heads" is the successes, "in 10 tosses" the trials. */
+const POINTERS: Record<string, string[]> = {
+  first: ['limit', 'max', 'most'],
+  top: ['limit', 'max', 'most', 'k'],
+  exact: ['success', 'successes'],
+  time: TRIALS,
+  tosse: TRIALS,
+  toss: TRIALS,
+  flip: TRIALS,
+  roll: TRIALS,
+  attempt: TRIALS,
+};
 
 /** The filler's working state for one task: what the text offers and what has been used. */
 export class Filling {
@@ -226,7 +238,8 @@ export function fieldScore(state: Filling, field: SchemaField, span: Span): numb
     const adjacent = w === before.at(-1) || w === after[0] ? 0.5 : 0;
     // "a height of 15", "radius = 3", "age: 40": the name that introduces the value, over one that follows it.
     const introduces = w.end <= span.start && LINKING.test(state.text.slice(w.end, span.start)) ? 1 : 0;
-    const name = named.find((n) => wordMatches(n, word) || POINTERS[word]?.includes(n));
+    // A pointer word points only from right against the value ("exactly 5", "10 tosses", "top 3").
+    const name = named.find((n) => wordMatches(n, word) || (adjacent > 0 && POINTERS[word]?.includes(n)));
     // `from_lang`, `to`: a preposition of the name points at what follows it, never at what it follows ("'Hi' from English").
     if (name !== undefined && CUE_NAMES.has(name) && w.start >= span.end) continue;
     if (name !== undefined) score += (field.sharedNameWords.includes(name) ? 1 : 2) + Math.max(adjacent, introduces);

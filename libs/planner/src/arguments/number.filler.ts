@@ -208,6 +208,9 @@ function fillClockFace(state: Filling, fields: SchemaField[]): void {
   if (calls.length > 1) state.fill.each = calls;
 }
 
+/** A field for a probability (`probability_of_success`, `prob`, "Probability of …"). */
+const isProbability = (field: SchemaField): boolean => field.nameWords.some((w) => w === 'probability' || w === 'prob') || /^(?:the\s+)?probability\b/i.test(String(field.schema.description ?? ''));
+
 export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaField[]): void {
   fillClockFace(state, written);
   fillClockHour(state, written, all);
@@ -228,6 +231,8 @@ export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaF
       // "two nights" is the value of `num_nights` (the noun its name ends on); "two numbers" (number1,
       // number2) counts the fields themselves, "two notes" is no `first_note_frequency`.
       if (mention.counts && (fieldFamily(field) !== field.name || !wordMatches(countedNoun(field) ?? '', stem(mention.counts)))) continue;
+      // A probability is at most 1 (a percentage is read as its fraction before this): "exactly 5 heads" is no probability.
+      if (isProbability(field) && typeof value === 'number' && value > 1) continue;
       let score = fieldScore(state, field, mention) + fit;
       if (quantityField(field) && (mention.unit || mention.currency)) score += 3;
       if (quantityField(field) && !mention.unit && !mention.currency && all.some((g) => g.kind === 'unit') && numbers.some((n) => n.unit)) score -= 1;
