@@ -359,8 +359,7 @@ export class DeterministicPlanner extends Planner {
       // "… of Buddhism, and then do the same for Hinduism": the step before, asked again with what this part changes.
       const previous = drafts.at(-1);
       if (previous && asksAgain(goal.text)) {
-        previous.parts = [...(previous.parts ?? [{ text: previous.subGoal, repeats: true, position: previous.position }]), { text: goal.text, repeats: true, position: g }];
-        previous.subGoal = `${previous.subGoal}; ${goal.text}`;
+        addPart(previous, { text: goal.text, repeats: true, position: g });
         continue;
       }
       // No default score alone decides: a close score for a tool the text never names is no match, a low one
@@ -382,8 +381,7 @@ export class DeterministicPlanner extends Planner {
       const best = this.funnelBacked(fillable, ranked[g], subGoals.length, drafts, saysWholeName(goal.text, fillable.candidate), notes);
       const same = drafts.find((d) => d.candidate.id === best.candidate.id);
       if (same) {
-        same.parts = [...(same.parts ?? [{ text: same.subGoal, repeats: true, position: same.position }]), { text: goal.text, repeats: true, position: g }];
-        same.subGoal = `${same.subGoal}; ${goal.text}`;
+        addPart(same, { text: goal.text, repeats: true, position: g });
         continue;
       }
       const evidence = best.matchedTerms.length > 0 ? `, matched ${best.matchedTerms.slice(0, 5).join(' ')}` : '';
@@ -405,11 +403,7 @@ export class DeterministicPlanner extends Planner {
       const owner = [...drafts].reverse().find((d) => d.position < part.position) ?? drafts[0];
       if (!owner) continue;
       // Only one that says it asks again ("the same but …", "… instead") may be a call of its own.
-      owner.parts = [
-        ...(owner.parts ?? [{ text: owner.subGoal, repeats: true, position: owner.position }]),
-        { text: part.text, repeats: ASKS_AGAIN.test(part.text), position: Math.max(part.position, owner.position) },
-      ];
-      owner.subGoal = `${owner.subGoal}; ${part.text}`;
+      addPart(owner, { text: part.text, repeats: ASKS_AGAIN.test(part.text), position: Math.max(part.position, owner.position) });
     }
     // A part that adds to a call adds to the one written just before it ("… in 25 seconds and give it in km/h. Also … in m/s");
     // context written before every call adds to the first.
@@ -755,6 +749,12 @@ export class DeterministicPlanner extends Planner {
     this.memory.set(id, memory);
     if (this.memory.size > REMEMBERED_PLANS) this.memory.delete(this.memory.keys().next().value as string);
   }
+}
+
+/** Adds a sub-goal's words to a step: the step keeps its own words as its first part, and reads all of them as one text too. */
+function addPart(draft: Draft, part: NonNullable<Draft['parts']>[number]): void {
+  draft.parts = [...(draft.parts ?? [{ text: draft.subGoal, repeats: true, position: draft.position }]), part];
+  draft.subGoal = `${draft.subGoal}; ${part.text}`;
 }
 
 /**
