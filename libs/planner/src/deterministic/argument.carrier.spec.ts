@@ -31,4 +31,12 @@ describe('carriedOver', () => {
     expect(carriedOver('the mode for these points', 'data', points, { list: true })).toEqual([[3, 4, 5]]);
     expect(carriedOver('the mode for these points', 'data', points)).toEqual([]);
   });
+
+  it('carries a field the later words leave unsaid only under the very same, specific name', () => {
+    const integral = [[{ function: 'x^2', a: 1, type: 'definite' }]];
+    expect(carriedOver('find the derivative at x=3', 'function', integral, { unsaid: true })).toEqual(['x^2']);
+    expect(carriedOver('find the derivative at x=3', 'function', integral)).toEqual([]);
+    expect(carriedOver('find the derivative at x=3', 'func', integral, { unsaid: true })).toEqual([]);
+    expect(carriedOver('book a table', 'type', integral, { unsaid: true })).toEqual([]);
+  });
 });

@@ -24,6 +24,12 @@ export interface CarryOptions {
   before?: string;
   /** The field takes a list: an earlier step's list value is carried whole. */
   list?: boolean;
+  /**
+   * The later step's words say nothing for the field: a field of the very same name, about something
+   * specific, is carried even without words that refer back ("the area under f(x)=x^2 from 1 to 5. And
+   * find the derivative at x=3": the same function), because a request leaves unsaid what it just said.
+   */
+  unsaid?: boolean;
 }
 
 /**
@@ -34,11 +40,13 @@ export interface CarryOptions {
  * when the words do not refer back or no earlier field is about the same thing.
  */
 export function carriedOver(subGoal: string, field: string, earlier: Record<string, unknown>[][], options: CarryOptions = {}): unknown[] {
-  if (!refersBack(subGoal, options.before ?? '')) return [];
   const wanted = about(field);
+  const referred = refersBack(subGoal, options.before ?? '');
+  // Unreferred, only the very same specific field is the same thing: `type` of a flight is not `type` of a restaurant.
+  if (!referred && !(options.unsaid && wanted.length > 0)) return [];
   // A field named only by generic words (`name`, `id`) is the same thing only under the same name.
   const same = (name: string) => {
-    if (wanted.length === 0) return name === field;
+    if (!referred || wanted.length === 0) return name === field;
     const words = about(name);
     return words.length > 0 && words.every((w) => wanted.includes(w)) && wanted.every((w) => words.includes(w));
   };

@@ -495,6 +495,26 @@ describe('DeterministicPlanner: a step that refers back', () => {
     ]);
   });
 
+  it('takes a value the next request leaves unsaid from the field of the same name', async () => {
+    const shares = { shares: { type: 'integer', description: 'Number of shares.' } };
+    const cost = candidate('stocks/cost', 'Cost of buying shares of a company stock', 1, {
+      input: object({ ...shares, company: { type: 'string', description: 'The company.' } }, ['shares', 'company']),
+    });
+    const payout = candidate('stocks/dividend_payout', 'Total dividend payout of shares', 2, {
+      input: object({ ...shares, dividend_per_share: { type: 'number', description: 'Dividend per share in USD.' } }, ['shares', 'dividend_per_share']),
+    });
+    const plan = await new DeterministicPlanner().plan(
+      task('How much would 50 shares of Apple stock cost? Also calculate the total dividend payout if each share returns $1.30 as dividend.'),
+      [cost, payout],
+      principal,
+    );
+    expect(plan.steps.map((s) => s.arguments)).toEqual([
+      { shares: 50, company: 'Apple' },
+      { shares: 50, dividend_per_share: 1.3 },
+    ]);
+    expect(plan.explanation).toContain('leaves it unsaid');
+  });
+
   it('gives a trailing request its own call: "… and give the total in GBP. Also … and give the total in USD"', async () => {
     const total = candidate('shop/cart_total', 'Total price of a shopping cart', 1, {
       input: object({ items: { type: 'integer', description: 'Number of items in the cart.' }, currency: { type: 'string', enum: ['GBP', 'USD', 'EUR'], description: 'Currency of the total.' } }, [

@@ -554,6 +554,8 @@ export class DeterministicPlanner extends Planner {
     const consumed = new Set(linksOf.flatMap((links) => links.map((l) => l.fromStep)));
     /** Drafts the text gives none of the required values for, and of those the ones it fits only weakly. */
     const givesNothing: Draft[] = [];
+    /** Per draft, the fields it guessed or took a default for: no later step takes those as said. */
+    const unstated = new Map<string, Set<string>>();
     const unasked: Draft[] = [];
     for (const [j, draft] of drafts.entries()) {
       const descriptor = draft.candidate.descriptor;
@@ -577,21 +579,32 @@ export class DeterministicPlanner extends Planner {
       // What the words refer back to ("for the same duration", "in these years") comes from the earlier steps,
       // before any guess from the words left over.
       for (const field of requiredOf(descriptor.inputSchema)) {
-        if ({ ...filled, ...copies[0], ...bound }[field] !== undefined && !guessed.includes(field) && !defaulted.includes(field)) continue;
-        const carried = carriedOver(draft.subGoal, field, callsOf(steps, drafts.slice(0, j)), {
+        const given = { ...filled, ...copies[0], ...bound }[field];
+        if (given !== undefined && !guessed.includes(field) && !defaulted.includes(field)) continue;
+        const earlier = callsOf(steps, drafts.slice(0, j));
+        const options = {
           before: drafts
             .slice(0, j)
             .map((d) => d.subGoal)
             .join(' '),
           list: fieldTakesList(descriptor.inputSchema, field),
-        });
+        };
+        let carried = carriedOver(draft.subGoal, field, earlier, options);
+        let why = 'refers back to it';
+        if (carried.length === 0 && (given === undefined || guessed.includes(field))) {
+          // Only what an earlier step was told, not what it guessed or defaulted, stands in for words left unsaid.
+          const told = drafts.slice(0, j).map((d, i) => earlier[i].map((args) => Object.fromEntries(Object.entries(args).filter(([name]) => !unstated.get(d.id)?.has(name)))));
+          carried = carriedOver(draft.subGoal, field, told, { ...options, unsaid: true });
+          why = 'leaves it unsaid';
+        }
         if (carried.length === 0) continue;
-        notes.push(`${field} of ${draft.candidate.id} carried over from an earlier step (${quote(draft.subGoal, 40)} refers back to it)`);
+        notes.push(`${field} of ${draft.candidate.id} carried over from an earlier step (${quote(draft.subGoal, 40)} ${why})`);
         guessed = guessed.filter((g) => g !== field);
         defaulted = defaulted.filter((d) => d !== field);
         delete filled[field];
         copies = carried.length > 1 && copies.length === 1 && !consumed.has(draft.id) ? carried.map((value) => ({ ...copies[0], [field]: value })) : copies.map((c) => ({ ...c, [field]: carried[0] }));
       }
+      unstated.set(draft.id, new Set([...guessed, ...defaulted]));
       if (guessed.length > 0) {
         // Words that do not point at the field are a guess (about half right on BFCL's simple set): under the auto planner's default threshold, so a model checks it.
         draft.confidence *= GUESS_CONFIDENCE;
