@@ -790,6 +790,14 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('Show me invoice no 5521 and 5522', invoice, context).each).toEqual([{ invoice_number: '5521' }, { invoice_number: '5522' }]);
   });
 
+  it('never reads the clause after "and" as a second item: "in Oslo and I want …"', () => {
+    const peaks: JsonSchema = { type: 'object', properties: { location: { type: 'string', description: 'The city to search from.' } }, required: ['location'] };
+    const fill = fillArguments("I'm currently in Oslo and I want the tallest peaks near my location", peaks, context);
+    expect(fill.arguments).toEqual({ location: 'Oslo' });
+    expect(fill.each).toBeUndefined();
+    expect(fillArguments('the tallest peaks near Oslo and Bergen', peaks, context).each).toEqual([{ location: 'Oslo' }, { location: 'Bergen' }]);
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

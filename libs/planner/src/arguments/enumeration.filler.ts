@@ -14,6 +14,8 @@ const STOPS = new Set(
   and or nor but then also while whereas plus if when where which who whom whose how what why
   is are was were be been being has have had do does did will would can could should may might must`.split(/\s+/),
 );
+/** A personal pronoun, alone or with its contraction ("I", "I'd", "we're"): the start of a clause, never of an item. */
+const PRONOUN = /^(?:i|we|you|he|she|it|they|me|us|him|them)(?:['’]\p{L}+)?$/iu;
 const MAX_ITEM_WORDS = 4;
 
 interface Item extends Span {
@@ -25,7 +27,7 @@ function itemAt(text: string, tokens: Token[], position: number): Item | undefin
   const words: Token[] = [];
   for (const token of tokens.filter((t) => t.start >= position)) {
     const gap = text.slice(words.at(-1)?.end ?? position, token.start);
-    if (!(words.length === 0 ? /^\s*$/ : /^[ \t-]+$/).test(gap) || STOPS.has(token.value.toLowerCase())) break;
+    if (!(words.length === 0 ? /^\s*$/ : /^[ \t-]+$/).test(gap) || STOPS.has(token.value.toLowerCase()) || PRONOUN.test(token.value)) break;
     words.push(token);
     if (words.length > MAX_ITEM_WORDS) return undefined;
   }
