@@ -798,6 +798,34 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('the tallest peaks near Oslo and Bergen', peaks, context).each).toEqual([{ location: 'Oslo' }, { location: 'Bergen' }]);
   });
 
+  it("gives a trip's quoted ends to its start and end by the word before each", () => {
+    const trip: JsonSchema = {
+      type: 'object',
+      properties: { departure_location: { type: 'string', description: 'Where you leave from.' }, destination_location: { type: 'string', description: 'Where you fly to.' } },
+      required: ['departure_location', 'destination_location'],
+    };
+    expect(fillArguments("Book a flight to 'Lisbon' from 'Oslo'", trip, context).arguments).toEqual({ departure_location: 'Oslo', destination_location: 'Lisbon' });
+  });
+
+  it('gives each email field the address its words point at, and a list of addresses to the first as items', () => {
+    const mail: JsonSchema = {
+      type: 'object',
+      properties: { to: { type: 'string', description: 'The email address to send to.' }, cc: { type: 'string', description: 'The email address to carbon copy.' } },
+      required: ['to'],
+    };
+    expect(fillArguments('Send the agenda to ana@example.org and carbon copy it to bo@example.org', mail, context).arguments).toEqual({ to: 'ana@example.org', cc: 'bo@example.org' });
+    expect(fillArguments('Email the agenda to ana@example.org and bo@example.org', mail, context).each).toEqual([{ to: 'ana@example.org' }, { to: 'bo@example.org' }]);
+  });
+
+  it('writes a clock time beside a date in the clock format the description states', () => {
+    const booking: JsonSchema = {
+      type: 'object',
+      properties: { date: { type: 'string', description: 'The date, e.g. 2022-04-28.' }, time: { type: 'string', description: 'Preferred time. Format XX:XXAM or XX:XXPM.' } },
+      required: ['date'],
+    };
+    expect(fillArguments("on the date '2027-03-09', around '7:30PM'", booking, context).arguments).toEqual({ date: '2027-03-09', time: '07:30PM' });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

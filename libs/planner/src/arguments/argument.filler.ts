@@ -15,7 +15,7 @@ import { fillResidual } from './residual.filler';
 import { spreadLegs } from './route.spreader';
 import { refusedArguments } from './schema.check';
 import { describedCodes, type SchemaField, schemaFields, statedDefault } from './schema.fields';
-import { fillAddress, fillDimensions, fillEmail, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
+import { fillAddress, fillDimensions, fillEmails, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
 import { overlaps, stem, wordMatches } from './text-span.util';
 
 /**
@@ -72,7 +72,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
 
   // The order matters: each filler takes what it reads, and later ones see only what is left.
   for (const field of open('url')) fillUrl(state, field);
-  for (const field of open('email')) fillEmail(state, field);
+  fillEmails(state, open('email'));
   for (const field of open('path')) fillPath(state, field);
   // Before the numbers: an address's house number is no amount.
   fillAddress(state, open('text'));

@@ -22,6 +22,13 @@ export function statedDateFormat(description: string): string | undefined {
   return [words[1], words[3], words[4]].map((w) => part[w.toLowerCase()]).join(words[2]);
 }
 
+/** A clock format the description states: "HH:MM" (24-hour), "XX:XXAM or XX:XXPM", "hh:mm AM/PM" (12-hour, as written), as a Luxon pattern. */
+export function statedClockFormat(description: string): string | undefined {
+  const twelve = /\b(?:x{1,2}|h{1,2}):(?:x{2}|m{2})(\s?)(?:am|pm|a\.m\.)/i.exec(description);
+  if (twelve) return `hh:mm${twelve[1]}a`;
+  return /\bhh?:mm\b/i.test(description) ? 'HH:mm' : undefined;
+}
+
 function renderDate(field: SchemaField, mention: DateMention, option: DateTime, sourceZoneField: boolean, wall = option.toFormat("yyyy-MM-dd'T'HH:mm:ss")): string {
   const format = field.schema.format;
   const stated = format ? undefined : statedDateFormat(String(field.schema.description ?? ''));
@@ -31,7 +38,10 @@ function renderDate(field: SchemaField, mention: DateMention, option: DateTime, 
   if (format === 'date-time') return option.toISO({ suppressMilliseconds: true }) as string;
   if (mention.withOffset) return mention.withOffset;
   // "at 3pm" for a time-of-day field: the clock time as written, never a day the writer did not give.
-  if (mention.timeOnly && timeOfDay(field)) return /\bhh?:mm\b/i.test(String(field.schema.description ?? '')) ? option.toFormat('HH:mm') : mention.phrase;
+  if (mention.timeOnly && timeOfDay(field)) {
+    const clock = statedClockFormat(String(field.schema.description ?? ''));
+    return clock ? option.toFormat(clock) : mention.phrase;
+  }
   if (mention.granularity === 'date') return option.toISODate() as string;
   // With a field that carries the zone, the local wall time is what the user wrote; without one the offset must travel with it.
   return sourceZoneField ? wall : (option.toISO({ suppressMilliseconds: true }) as string);
@@ -110,7 +120,10 @@ function fillDateValues(state: Filling, fields: SchemaField[], zoneTravelsApart:
       state.ambiguous(field, (value as { ambiguous: unknown[] }).ambiguous);
     } else if (!before.has(field.name) && field.name in state.fill.arguments) {
       const mention = state.dates.find((d) => state.fill.evidence[field.name] === d.text);
-      if (mention) written.push(mention);
+      if (!mention) continue;
+      // Each field renders its own mention: a clock-time field beside a date field keeps its clock format.
+      if (mention.options.length === 1) state.fill.arguments[field.name] = renderDate(field, mention, mention.options[0], zoneTravelsApart, mention.walls[0]);
+      written.push(mention);
     }
   }
   return written;

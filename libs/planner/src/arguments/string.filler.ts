@@ -2,6 +2,7 @@
 import type { Span } from './argument-fill.types';
 import { type Filling, fieldScore, joinedAsList } from './filling.state';
 import { extractPersonName } from './person-name.extractor';
+import { tripEnds } from './phrase.filler';
 import { holdsIdentifier, type SchemaField } from './schema.fields';
 import { extractExpressions } from './structured.extractor';
 import { extractCsvBlock } from './table-text.extractor';
@@ -16,11 +17,26 @@ export function fillUrl(state: Filling, field: SchemaField): void {
   );
 }
 
-export function fillEmail(state: Filling, field: SchemaField): void {
-  state.single(
-    field,
-    state.emails.filter((e) => state.isFree(e)).map((e) => ({ value: e.value, span: e })),
-  );
+/**
+ * Email fields take the addresses written. Several fields ("to", "cc") each take the address their
+ * words point at ("carbon copy it to 'b@x.org'"), best first; a field left open takes what is left.
+ * Addresses written as one list are items of the first field, one call each.
+ */
+export function fillEmails(state: Filling, fields: SchemaField[]): void {
+  const free = () => state.emails.filter((e) => state.isFree(e)).map((e) => ({ value: e.value, span: e as Span }));
+  // Addresses written as one list ("to a@x.org and b@x.org") are one field's items, not one for each field.
+  if (
+    fields.length > 1 &&
+    !joinedAsList(
+      state.text,
+      free().map((c) => c.span),
+    )
+  ) {
+    const scored = fields.flatMap((field) => free().map((c) => ({ field, c, score: fieldScore(state, field, c.span) })));
+    scored.sort((a, b) => b.score - a.score || a.c.span.start - b.c.span.start);
+    for (const { field, c, score } of scored) if (score > 0 && state.isOpen(field) && state.isFree(c.span)) state.set(field, c);
+  }
+  for (const field of fields.filter((f) => state.isOpen(f))) state.single(field, free());
 }
 
 /** A quoted expression wins over one read from the bare text. */
@@ -40,6 +56,13 @@ export function fillTexts(state: Filling, fields: SchemaField[]): void {
   const quoted = state.quoted.filter((q) => state.isFree(q) && !state.used.some((u) => overlaps(u, q)));
   const open = fields.filter((f) => state.isOpen(f));
   const candidates = quoted.map((q) => ({ value: q.value, span: q as Span }));
+  // "from 'Los Angeles' to 'New York'": a trip's quoted ends go to its start and end by the word before each.
+  const trip = tripEnds(open);
+  for (const c of trip ? candidates : []) {
+    const side = state.hintOf(c.span);
+    const field = side === 'source' ? trip?.source : side === 'target' ? trip?.target : undefined;
+    if (field && state.isOpen(field) && state.isFree(c.span)) state.set(field, c);
+  }
   // A quote goes to the field its neighbouring words name ("titled 'Q1'"), then the only field to the only quote.
   // A quote that ends on the field's own noun names it too ("'Queens Hotel'" for hotel_name).
   const ownNoun = (field: SchemaField, value: string) => {
