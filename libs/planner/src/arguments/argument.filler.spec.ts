@@ -826,6 +826,25 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments("on the date '2027-03-09', around '7:30PM'", booking, context).arguments).toEqual({ date: '2027-03-09', time: '07:30PM' });
   });
 
+  it('guesses a field from the words left over, not from the names another field is unsure between', () => {
+    const census: JsonSchema = {
+      type: 'object',
+      properties: {
+        country: { type: 'string', description: 'The country of interest.' },
+        species: { type: 'string', description: 'Species of the animal.' },
+        years: { type: 'integer', description: 'Number of years.' },
+      },
+      required: ['country', 'species', 'years'],
+    };
+    const tool = { name: 'wildlife.population_history', description: 'Historical population size of a species in a country.' };
+    const fill = fillArguments('the population size of wolves in Poland and Romania for the last 4 years', census, { ...context, tool });
+    expect(fill.each?.map((call) => ({ ...fill.arguments, ...call }))).toEqual([
+      { species: 'wolves', years: 4, country: 'Poland' },
+      { species: 'wolves', years: 4, country: 'Romania' },
+    ]);
+    expect(fill.guessed).toEqual(['species']);
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

@@ -54,7 +54,8 @@ export function fillResidual(state: Filling, fields: SchemaField[], all: SchemaF
   const numbered = open.length > 1 && open.every((f) => fieldFamily(f) !== f.name && fieldFamily(f) === fieldFamily(open[0]));
   if (open.length !== 1 && !numbered) return [];
   const known = [...nameWords(tool.name).map(stem), ...contentWords(tool.description), ...all.flatMap((f) => [...f.nameWords, ...f.descriptionWords])];
-  const blocked: Span[] = [...state.used, ...state.opaque, ...state.dates, ...state.paths, ...state.numbers, ...state.urls, ...state.emails];
+  // The values another field is unsure between ("Bangladesh and India" for country) are that field's, not left over.
+  const blocked: Span[] = [...state.used, ...[...state.optionSpans.values()].flat(), ...state.opaque, ...state.dates, ...state.paths, ...state.numbers, ...state.urls, ...state.emails];
   const tokens = tokensOf(state.text);
   const verbal = (i: number) => SUBJECTS.has(tokens[i - 1]?.value.toLowerCase() ?? '') || ARTICLES.has(tokens[i + 1]?.value.toLowerCase() ?? '');
   const leftover = (t: Token, i: number) =>
