@@ -845,6 +845,13 @@ describe('fillArguments: whose value a name is', () => {
     expect(fill.guessed).toEqual(['species']);
   });
 
+  it('guesses the name a field asks for with its number, over a name after "in"', () => {
+    const timeline: JsonSchema = { type: 'object', properties: { event: { type: 'string', description: 'The historical event.' } }, required: ['event'] };
+    const tool = { name: 'history.get_timeline', description: 'The timeline of a historical event.' };
+    expect(fillArguments('the timeline of Apollo 11 in Houston', timeline, { ...context, tool }).arguments).toEqual({ event: 'Apollo 11' });
+    expect(fillArguments('the timeline of the Gold Rush in California', timeline, { ...context, tool }).arguments).toEqual({ event: 'Gold Rush' });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

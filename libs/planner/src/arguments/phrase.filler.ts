@@ -98,7 +98,7 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
   );
 }
 
-function entityOf(field: SchemaField): Entity | undefined {
+export function entityOf(field: SchemaField): Entity | undefined {
   const description = String(field.schema.description ?? '');
   const named = (words: string[]) => ENTITY_WORDS.find(([, cues]) => words.some((w) => cues.has(w)))?.[0];
   // The field's own name first, then what its description names: `to`, "The arrival city in full name", is a place.

@@ -4,6 +4,7 @@
 import type { Span } from './argument-fill.types';
 import type { Filling } from './filling.state';
 import { isCommonWord, phraseOf, type Token, tokensOf } from './phrase.extractor';
+import { entityOf } from './phrase.filler';
 import { fieldFamily, holdsIdentifier, type SchemaField } from './schema.fields';
 import { contentWords, nameWords, overlaps, stem, wordMatches } from './text-span.util';
 import { unitAt } from './unit.lexicon';
@@ -30,6 +31,9 @@ const ARTICLES = new Set(['the', 'a', 'an', 'my', 'his', 'her', 'their', 'our', 
 
 /** The last name word of a field for a calendar value: written as dates and numbers, which other readers take. */
 const CALENDAR_FIELD = /^(?:month|day|weekday|year|season|date|time|hour|minute)$/;
+
+/** Prepositions that put a name where something is. */
+const PLACE_PREPOSITIONS = new Set(['in', 'at', 'near', 'around', 'inside']);
 
 /** Longer leftover runs are a clause, not a value. */
 const MAX_RUN_WORDS = 4;
@@ -68,13 +72,19 @@ export function fillResidual(state: Filling, fields: SchemaField[], all: SchemaF
     !known.some((k) => wordMatches(k, stem(t.value)));
   const runs: Token[][] = [];
   for (const [i, token] of tokens.entries()) {
-    if (!leftover(token, i)) continue;
     const run = runs.at(-1);
     const previous = tokens[i - 1];
-    if (run && run.at(-1) === previous && /^[ \t-]+$/.test(state.text.slice(previous.end, token.start))) run.push(token);
+    const joined = run !== undefined && run.at(-1) === previous && /^[ \t-]+$/.test(state.text.slice(previous.end, token.start));
+    // "World War 2": a short number right after a name, that no field took, is part of it.
+    const numbered = joined && previous.proper && /^\d{1,3}$/.test(token.value) && !state.used.some((u) => overlaps(u, token));
+    if (!numbered && !leftover(token, i)) continue;
+    if (joined) run.push(token);
     else runs.push([token]);
   }
-  const names = runs.filter((r) => r.some((t) => t.proper));
+  // "World War 2 in Europe": of several names, for a field that is no place, one after "in", "at" or "near" is where, not what.
+  const where = (run: Token[]) => PLACE_PREPOSITIONS.has(tokens[tokens.indexOf(run[0]) - 1]?.value.toLowerCase() ?? '');
+  let names = runs.filter((r) => r.some((t) => t.proper));
+  if (open.every((f) => entityOf(f) !== 'place') && names.some((r) => !where(r))) names = names.filter((r) => !where(r));
   const chosen = runs.length === open.length ? runs : names.length === open.length ? names : enumerated(state.text, runs, open.length);
   if (!chosen || chosen.some((run) => run.length > MAX_RUN_WORDS)) return [];
   open.forEach((field, i) => {
