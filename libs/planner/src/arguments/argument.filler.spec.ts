@@ -852,6 +852,16 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('the timeline of the Gold Rush in California', timeline, { ...context, tool }).arguments).toEqual({ event: 'Gold Rush' });
   });
 
+  it('never reads a number word or "both" before a field\'s noun as its value', () => {
+    const gap: JsonSchema = {
+      type: 'object',
+      properties: { city_1: { type: 'string', description: 'First city.' }, city_2: { type: 'string', description: 'Second city.' } },
+      required: ['city_1', 'city_2'],
+    };
+    expect(fillArguments('the time difference between two cities', gap, context).arguments).toEqual({});
+    expect(fillArguments('the time difference between both cities', gap, context).arguments).toEqual({});
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

@@ -24,7 +24,7 @@ const ENTITY_WORDS: [Entity, Set<string>][] = [
 /** Words a name's head noun is not: they say what a field is, not what it is about. */
 const GENERIC = new Set(['type', 'kind', 'name', 'category', 'value', 'specific', 'desired', 'preferred', 'optional', 'the', 'of', 'for', 'in', 'to', 'string', 'text', 'input', 'param']);
 const NOT_MODIFIERS = new Set(
-  'a an the my your our their his her its this that these those some any all each every more most top best nearest other same following given specific certain particular current upcoming next last first of in on at for to from by with and or is are be been was were what which how many much'.split(
+  'a an the my your our their his her its this that these those some any all each every both several few more most top best nearest other same following given specific certain particular current upcoming next last first second third of in on at for to from by with and or is are be been was were what which how many much one two three four five six seven eight nine ten'.split(
     ' ',
   ),
 );

@@ -136,7 +136,9 @@ const SHORT_VALUE_NAME =
   /name|title|phone|company|organi[sz]ation|label|code|city|country|language|locale|format|type|mode|status|category|genre|region|location|state$|colou?r|unit|currency|id$|Id$/i;
 
 /** What a numbered field is one of: "species" for species1 and species_b, "team" for team_first. */
-export const fieldFamily = (field: SchemaField) => field.name.replace(/(?:_?(?:\d+|[ab]|first|second|one|two))$/i, '');
+/** The name a numbered field shares with its siblings: `city` for city_1 and city_2, `species` for species_a. */
+export const familyOfName = (name: string) => name.replace(/(?:_?(?:\d+|[ab]|first|second|one|two))$/i, '');
+export const fieldFamily = (field: SchemaField) => familyOfName(field.name);
 
 /** The top-level fields of a tool's input schema, each with what kind of value it wants. */
 export function schemaFields(inputSchema: JsonSchema): SchemaField[] {

@@ -1,4 +1,4 @@
-import { carriedOver } from './argument.carrier';
+import { carriedOver, fieldFamilies, groupCarriedOver } from './argument.carrier';
 
 describe('carriedOver', () => {
   const earlier = [[{ company: 'ACME', years: 3 }], [{ year: 1990 }, { year: 2000 }]];
@@ -38,5 +38,33 @@ describe('carriedOver', () => {
     expect(carriedOver('find the derivative at x=3', 'function', integral)).toEqual([]);
     expect(carriedOver('find the derivative at x=3', 'func', integral, { unsaid: true })).toEqual([]);
     expect(carriedOver('book a table', 'type', integral, { unsaid: true })).toEqual([]);
+  });
+
+  it('finds the numbered families among fields', () => {
+    expect(fieldFamilies(['city_1', 'city_2', 'units', 'species_a', 'species_b', 'date'])).toEqual([
+      ['city_1', 'city_2'],
+      ['species_a', 'species_b'],
+    ]);
+  });
+
+  it('gives a family what an earlier step was run for when the words speak of them together', () => {
+    const times = [[{ location: 'Beijing' }, { location: 'Tokyo' }]];
+    expect(groupCarriedOver('the time difference between the two cities', ['city_1', 'city_2'], times)).toEqual({ city_1: 'Beijing', city_2: 'Tokyo' });
+    expect(groupCarriedOver('the time difference between them', ['city_1', 'city_2'], times)).toEqual({ city_1: 'Beijing', city_2: 'Tokyo' });
+    expect(groupCarriedOver('the time difference', ['city_1', 'city_2'], times)).toBeUndefined();
+    expect(groupCarriedOver('between the three cities', ['city_1', 'city_2'], [[{ location: 'A' }, { location: 'B' }, { location: 'C' }]])).toBeUndefined();
+    // Two fields that vary, neither about cities: no telling which one is meant.
+    expect(
+      groupCarriedOver(
+        'compare both',
+        ['city_1', 'city_2'],
+        [
+          [
+            { origin: 'A', goal: 'B' },
+            { origin: 'C', goal: 'D' },
+          ],
+        ],
+      ),
+    ).toBeUndefined();
   });
 });

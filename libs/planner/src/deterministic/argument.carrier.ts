@@ -1,3 +1,4 @@
+import { familyOfName } from '../arguments/schema.fields';
 import { contentWords, nameWords, stem } from '../arguments/text-span.util';
 
 /** Words that send a request back to what was said before: "for the same duration", "and its debt ratio too", "the offenses he committed". */
@@ -59,4 +60,39 @@ export function carriedOver(subGoal: string, field: string, earlier: Record<stri
     return values.filter((v, i) => values.findIndex((w) => JSON.stringify(w) === JSON.stringify(v)) === i);
   }
   return [];
+}
+
+/** Words that speak of several things said before as a group: "between the two cities", "both", "compare them". */
+const GROUP_REFERENCE = /\b(?:both|two|three|these|those|them|they|each other)\b/i;
+
+/** The numbered families among `fields` (city_1 and city_2; species_a and species_b), each in written order. */
+export function fieldFamilies(fields: string[]): string[][] {
+  const families = new Map<string, string[]>();
+  for (const field of fields) {
+    const family = familyOfName(field);
+    if (family !== field) families.set(family, [...(families.get(family) ?? []), field]);
+  }
+  return [...families.values()].filter((members) => members.length > 1);
+}
+
+/**
+ * The values an earlier step was run for, one per member of a field family, when the words speak of them
+ * as a group: "the current time in Beijing and Tokyo … the time difference between the two cities" gives
+ * city_1 Beijing and city_2 Tokyo. The nearest earlier step run exactly once per member, on the field that
+ * tells its runs apart (the one about the same thing, else the only one); undefined otherwise.
+ */
+export function groupCarriedOver(subGoal: string, family: string[], earlier: Record<string, unknown>[][]): Record<string, unknown> | undefined {
+  if (!GROUP_REFERENCE.test(subGoal)) return undefined;
+  const wanted = about(familyOfName(family[0]));
+  for (const calls of [...earlier].reverse()) {
+    if (calls.length !== family.length) continue;
+    const varying = Object.keys(calls[0]).filter((name) => {
+      const values = calls.map((args) => args[name]);
+      return values.every((v) => typeof v === 'string' || typeof v === 'number') && new Set(values).size === values.length;
+    });
+    const same = varying.filter((name) => about(name).some((w) => wanted.includes(w)));
+    const field = same.length === 1 ? same[0] : varying.length === 1 ? varying[0] : undefined;
+    if (field) return Object.fromEntries(family.map((member, i) => [member, calls[i][field]]));
+  }
+  return undefined;
 }

@@ -6,7 +6,7 @@ import { type SchemaField, schemaFields } from '../arguments/schema.fields';
 import { ToolGraph, toolKey } from '../graph/tool.graph';
 import type { MissingArgument, Plan, PlanningCandidate, PlanningPrincipal, PlanStep, ReplanFeedback, Selection, TaskInput, ToolCall } from '../plan/plan.types';
 import { Planner } from '../planning/planner.port';
-import { carriedOver } from './argument.carrier';
+import { carriedOver, fieldFamilies, groupCarriedOver } from './argument.carrier';
 import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
 import { spreadParts } from './part.spreader';
 import { CERTAIN, matchConfidence, noMatchConfidence, planConfidence, replacementConfidence, UNABLE, UNDECIDED } from './plan.confidence';
@@ -603,6 +603,16 @@ export class DeterministicPlanner extends Planner {
         defaulted = defaulted.filter((d) => d !== field);
         delete filled[field];
         copies = carried.length > 1 && copies.length === 1 && !consumed.has(draft.id) ? carried.map((value) => ({ ...copies[0], [field]: value })) : copies.map((c) => ({ ...c, [field]: carried[0] }));
+      }
+      // "the time difference between the two cities": a family of fields (city_1, city_2) takes what an earlier step was run for.
+      for (const family of copies.length === 1 ? fieldFamilies(requiredOf(descriptor.inputSchema)) : []) {
+        const now = { ...filled, ...copies[0], ...bound };
+        if (family.some((field) => now[field] !== undefined && !guessed.includes(field))) continue;
+        const grouped = groupCarriedOver(draft.subGoal, family, callsOf(steps, drafts.slice(0, j)));
+        if (!grouped) continue;
+        Object.assign(filled, grouped);
+        guessed = guessed.filter((g) => !family.includes(g));
+        notes.push(`${family.join(', ')} of ${draft.candidate.id} are what an earlier step was run for (${quote(draft.subGoal, 40)} speaks of them together)`);
       }
       unstated.set(draft.id, new Set([...guessed, ...defaulted]));
       if (guessed.length > 0) {
