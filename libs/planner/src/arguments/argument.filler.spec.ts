@@ -862,6 +862,27 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('the time difference between both cities', gap, context).arguments).toEqual({});
   });
 
+  it('gives "from 25 to 100" to the initial and final fields by the words before each, and "between 300 and 400" as its ends', () => {
+    const heat: JsonSchema = {
+      type: 'object',
+      properties: {
+        mass: { type: 'number', description: 'Mass in grams.' },
+        initial_temperature: { type: 'number', description: 'The initial temperature of the substance in degrees Celsius.' },
+        final_temperature: { type: 'number', description: 'The final temperature of the substance in degrees Celsius.' },
+        unit: { type: 'string', description: "The unit to report the energy in. Options are 'joules' and 'calories'." },
+      },
+      required: ['mass', 'initial_temperature', 'final_temperature'],
+    };
+    expect(fillArguments('heat 100 grams of water from 25 degrees Celsius to 100 degrees Celsius in joules', heat, context).arguments).toEqual({
+      mass: 100,
+      initial_temperature: 25,
+      final_temperature: 100,
+      unit: 'joules',
+    });
+    const era: JsonSchema = { type: 'object', properties: { start_year: { type: 'integer' }, end_year: { type: 'integer' } }, required: ['start_year', 'end_year'] };
+    expect(fillArguments('facts about Christianity between year 300 and 400', era, context).arguments).toEqual({ start_year: 300, end_year: 400 });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

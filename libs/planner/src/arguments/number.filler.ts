@@ -220,6 +220,8 @@ export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaF
   const numbers = state.numbers.filter((n) => state.isFree({ ...n.digits, text: '' }));
   const quantityField = (f: SchemaField) => all.some((g) => (g.kind === 'unit' || g.kind === 'currency') && g !== f) && f.required;
   const pairs: NumberPair[] = [];
+  const sides = new Set(numbers.map((n) => state.hintOf(n)));
+  const bothSides = sides.has('source') && sides.has('target');
   for (const field of fields) {
     for (const mention of numbers) {
       const value = numericValue(state.text, field, mention);
@@ -240,6 +242,9 @@ export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaF
     }
   }
   shareListScores(state.text, pairs, (p) => p.mention);
+  // "from 25 °C to 100 °C" for initial_/final_temperature: the side the words give, when they give both (after
+  // the list's shared scores: "between 300 and 400" is a pair of ends, not a list).
+  for (const pair of bothSides ? pairs : []) if (pair.field.role && state.hintOf(pair.mention) === pair.field.role) pair.score += 2;
   pairs.sort((a, b) => b.score - a.score || a.mention.start - b.mention.start);
   const done = new Set<SchemaField>();
   // "5 feet or 6 feet to meters": two measured amounts for one quantity is a question.

@@ -17,7 +17,7 @@ const NOT_VALUES = new Set(
   one two three four five six seven eight nine ten twelve twenty first second third last next latest current recent new old other another
   all any each every some many much more most few several such same own
   is are was were be been being am has have had do does did will would shall should can could may might must
-  get gets got give gives find finds show shows tell tells list lists let know knows see look looking search searching want wanted need needed
+  get gets got give gives find finds show shows tell tells list lists let know knows see look looking search searching want wanted need needed require requires required
   found located based given using used made called named known related associated regarding involving including
   name names detail details detailed information info data result results value values something anything thing things way ways kind type
   function functions tool tools method methods api apis endpoint endpoints parameter parameters argument arguments

@@ -50,13 +50,13 @@ const typesOf = (schema: JsonSchema): string[] => (Array.isArray(schema.type) ? 
 function roleOf(name: string, description: string): Role | undefined {
   // "The start of the range", "lower_limit": the low end of a range is its source side, "upper_limit" its target.
   if (
-    /^(?:from|source|start|begin|since|src|base|original|lower|check_?in|checkIn)(?:[A-Z_]|$)/.test(name) ||
+    /^(?:from|source|start|begin|initial|since|src|base|original|lower|check_?in|checkIn)(?:[A-Z_]|$)/.test(name) ||
     /^(?:source|start|unit of the value|zone the \w+ is written)/i.test(description) ||
     /^the (?:start|beginning|lower (?:bound|limit|end)) of\b/i.test(description)
   )
     return 'source';
   if (
-    /^(?:to|target|end|until|dest|destination|upper|check_?out|checkOut)(?:[A-Z_]|$)/.test(name) ||
+    /^(?:to|target|end|until|dest|destination|final|upper|check_?out|checkOut)(?:[A-Z_]|$)/.test(name) ||
     /^(?:target|end\b|unit to convert to|zone to express)/i.test(description) ||
     /^the (?:end|upper (?:bound|limit|end)) of\b/i.test(description)
   )

@@ -27,6 +27,15 @@ describe('spreadParts', () => {
     expect(spreadParts([{ arguments: { company: 'Dara', year: 2019 } }, { arguments: { company: 'Dara', year: 10 }, defaulted: ['year'] }], required)).toBeUndefined();
   });
 
+  it('starts a call where a part guesses a name for a field the call before guessed otherwise, never on a plain guess', () => {
+    const heat = (substance: string) => ({ arguments: { substance, year: 2019 }, guessed: ['substance'] });
+    expect(spreadParts([heat('water'), heat('Aluminium')], ['substance', 'year'])?.each).toEqual([
+      { substance: 'water', year: 2019 },
+      { substance: 'Aluminium', year: 2019 },
+    ]);
+    expect(spreadParts([heat('Jurassic'), heat('took place')], ['substance', 'year'])).toBeUndefined();
+  });
+
   it('gives up when a part is unsure of a required field, or a call would lack one', () => {
     expect(spreadParts([{ arguments: { company: 'Dara', year: 2019 } }, { arguments: { year: 2018 }, ambiguous: [{ path: '/company', options: ['A', 'B'] }] }], required)).toBeUndefined();
     expect(spreadParts([{ arguments: { year: 2019 } }, { arguments: { year: 2018 } }], required)).toBeUndefined();

@@ -13,6 +13,14 @@ const sureOf = (fill: FilledArguments): Record<string, unknown> => {
   const guessed = new Set([...(fill.guessed ?? []), ...(fill.defaulted ?? [])]);
   return Object.fromEntries(Object.entries(callsOf(fill)[0]).filter(([name]) => !guessed.has(name)));
 };
+/** What a part guessed from its own left-over words ("water", "Aluminium", "took place"). */
+const guessOf = (fill: FilledArguments): Record<string, unknown> => {
+  const guessed = new Set(fill.guessed ?? []);
+  return Object.fromEntries(Object.entries(callsOf(fill)[0]).filter(([name]) => guessed.has(name)));
+};
+/** A name guessed for a field the call before guessed otherwise: a guess written as a name ("Aluminium"; not "took place") is a value of its own. */
+const guessesAnotherName = (before: Record<string, unknown>, guess: Record<string, unknown>) =>
+  Object.entries(guess).some(([name, value]) => name in before && !same(before[name], value) && typeof value === 'string' && /^\p{Lu}/u.test(value));
 const conflicts = (a: Record<string, unknown>, b: Record<string, unknown>) => Object.keys(a).some((name) => name in b && !same(a[name], b[name]));
 
 /**
@@ -26,15 +34,18 @@ const conflicts = (a: Record<string, unknown>, b: Record<string, unknown>) => Ob
  */
 export function spreadParts(fills: PartFill[], required: string[]): FilledArguments | undefined {
   if (fills.length < 2 || fills.some((f) => (f.ambiguous ?? []).some((a) => required.includes(a.path.slice(1))))) return undefined;
-  const groups: { sure: Record<string, unknown>; fills: FilledArguments[] }[] = [];
+  const groups: { sure: Record<string, unknown>; guess: Record<string, unknown>; fills: FilledArguments[] }[] = [];
   for (const fill of fills) {
     const sure = sureOf(fill);
+    const guess = guessOf(fill);
     const current = groups.at(-1);
-    if (current && (!conflicts(current.sure, sure) || fill.repeats === false)) {
+    // A part that guesses a name of its own for a field the call before it guessed otherwise is a call of its own ("… of water …, and … the same mass of Aluminium").
+    if (current && (!(conflicts(current.sure, sure) || guessesAnotherName(current.guess, guess)) || fill.repeats === false)) {
       // A part that may only add to the call before it keeps none of the values it disagrees on.
       for (const [name, value] of Object.entries(sure)) if (!(name in current.sure)) current.sure[name] = value;
+      for (const [name, value] of Object.entries(guess)) if (!(name in current.guess)) current.guess[name] = value;
       current.fills.push(fill);
-    } else groups.push({ sure: { ...sure }, fills: [fill] });
+    } else groups.push({ sure: { ...sure }, guess: { ...guess }, fills: [fill] });
   }
   if (groups.length < 2) return undefined;
   const calls = groups.flatMap((group, k) => {
