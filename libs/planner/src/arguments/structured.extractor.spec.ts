@@ -17,6 +17,12 @@ describe('extractExpressions', () => {
     expect(extractExpressions('What is (12.5 - 2) / 3?').map((e) => e.value)).toEqual(['(12.5 - 2) / 3']);
   });
 
+  it('finds a formula written after prose that began with a number', () => {
+    expect(extractExpressions('the area under the curve from x=1 to x=5 for the function f(x)=x^2').map((e) => e.value)).toEqual(['x^2']);
+    expect(extractExpressions('the definite integral from 0 to 3.1416 of sin(x)').map((e) => e.value)).toEqual(['sin(x)']);
+    expect(extractExpressions('the integral of exp(-x^2) from -2 to 2').map((e) => e.value)).toEqual(['exp(-x^2)']);
+  });
+
   it('does not read a bare number or a date as a formula', () => {
     expect(extractExpressions('it is 42 on 2026-03-01')).toEqual([]);
   });

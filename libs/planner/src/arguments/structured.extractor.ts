@@ -57,10 +57,16 @@ const OPERATOR = /[-+*/^%!]|\b(?:sqrt|cbrt|sin|cos|tan|log|exp|abs|mean|median|s
 /** A formula written inline: "sqrt(16) + 2^10", "price * qty * 1.2", "(3 + 4) * 5". */
 export function extractExpressions(text: string, taken: Span[] = []): ExpressionMention[] {
   const found: ExpressionMention[] = [];
-  for (const m of text.matchAll(EXPRESSION)) {
+  const pattern = new RegExp(EXPRESSION.source, 'g');
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
     let raw = m[0].trim();
-    // Words after the formula ("... and round it") are prose, not part of it.
-    raw = raw.replace(/\s+(?:and|then|with|where|for|to|please|using|at|from|between|over|within|when|if)\b.*$/i, '').trim();
+    // Words after the formula ("... and round it") are prose, not part of it; a formula may follow them
+    // ("from x=1 to x=5 for the function f(x)=x^2"), so the search goes on right after the prose starts.
+    const prose = /\s+(?:and|then|with|where|for|to|of|please|using|at|from|between|over|within|when|if)\b/i.exec(raw);
+    if (prose) {
+      raw = raw.slice(0, prose.index).trim();
+      pattern.lastIndex = m.index + m[0].indexOf(m[0].trim()) + prose.index + prose[0].length;
+    }
     const opens = (raw.match(/\(/g) ?? []).length;
     const closes = (raw.match(/\)/g) ?? []).length;
     if (closes > opens) raw = raw.replace(/\)+$/, (tail) => tail.slice(0, tail.length - (closes - opens)));
