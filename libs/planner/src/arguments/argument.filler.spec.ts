@@ -883,6 +883,17 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('facts about Christianity between year 300 and 400', era, context).arguments).toEqual({ start_year: 300, end_year: 400 });
   });
 
+  it('reads the code after the noun and a word that labels it: "account number - 987654", "order ID: A-12"', () => {
+    const deposit: JsonSchema = {
+      type: 'object',
+      properties: { account_id: { type: 'string', description: 'Target account.' }, amount: { type: 'number', description: 'Amount in USD.' } },
+      required: ['account_id', 'amount'],
+    };
+    expect(fillArguments('deposit 10 dollars in my account with account number - 987654', deposit, context).arguments).toEqual({ account_id: '987654', amount: 10 });
+    const order: JsonSchema = { type: 'object', properties: { order_id: { type: 'string', description: 'The order.' } }, required: ['order_id'] };
+    expect(fillArguments('where is my order ID: A-12?', order, context).arguments).toEqual({ order_id: 'A-12' });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

@@ -1,7 +1,7 @@
 // Numbers, currencies and units: the amounts a task writes and what they are measured in.
 import { countedHead, countedNameWords, type Filling, fieldScore, joinedAsList, shareListScores } from './filling.state';
 import { extractCurrencies, extractUnits, type NumberMention } from './number.extractor';
-import { fieldFamily, type SchemaField } from './schema.fields';
+import { fieldFamily, holdsIdentifier, type SchemaField } from './schema.fields';
 import { contentWords, escapeRegExp, stem, wordMatches } from './text-span.util';
 
 /** A year as people write one in a request. */
@@ -211,6 +211,20 @@ function fillClockFace(state: Filling, fields: SchemaField[]): void {
 /** A field for a probability (`probability_of_success`, `prob`, "Probability of …"). */
 const isProbability = (field: SchemaField): boolean => field.nameWords.some((w) => w === 'probability' || w === 'prob') || /^(?:the\s+)?probability\b/i.test(String(field.schema.description ?? ''));
 
+/** A noun, a word that labels a code, then the number: "account number - 987654", "order no. 12", "case ID: 4471". */
+const CODE_LABEL = /\b([a-z]+)\s+(?:number|no\.?|id|code)\s*[-:#]?\s*$/i;
+
+/** The numbers written as the code of a thing an identifier field of the tool is named after. */
+function labelledCodes(state: Filling, numbers: NumberMention[], all: SchemaField[]): Set<NumberMention> {
+  const owners = all.filter(holdsIdentifier);
+  return new Set(
+    numbers.filter((n) => {
+      const noun = CODE_LABEL.exec(state.text.slice(Math.max(0, n.start - 40), n.start))?.[1];
+      return noun !== undefined && owners.some((f) => f.nameWords.some((w) => wordMatches(w, stem(noun))));
+    }),
+  );
+}
+
 export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaField[]): void {
   fillClockFace(state, written);
   fillClockHour(state, written, all);
@@ -220,12 +234,15 @@ export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaF
   const numbers = state.numbers.filter((n) => state.isFree({ ...n.digits, text: '' }));
   const quantityField = (f: SchemaField) => all.some((g) => (g.kind === 'unit' || g.kind === 'currency') && g !== f) && f.required;
   const pairs: NumberPair[] = [];
+  const labelled = labelledCodes(state, numbers, all);
   const sides = new Set(numbers.map((n) => state.hintOf(n)));
   const bothSides = sides.has('source') && sides.has('target');
   for (const field of fields) {
     for (const mention of numbers) {
       const value = numericValue(state.text, field, mention);
       if (value === undefined) continue;
+      // "account number - 987654" beside an account_id field is that account, no amount.
+      if (labelled.has(mention) && !holdsIdentifier(field)) continue;
       const fit = unitFit(field, mention);
       if (fit === undefined) continue;
       // "2 moles at 300 K" beside a temperature field: the K is kelvin, never a count in thousands for another field.

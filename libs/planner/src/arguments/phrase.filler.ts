@@ -335,6 +335,11 @@ function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: Sche
     ) {
       found.push(within(next) ?? { ...phraseOf(text, tokens, next, next), proper: true });
     }
+    // "account number - 987654", "order ID: A-12": the noun, a word that labels a code, then the code.
+    const code = next && /^(?:number|no|id|code)$/i.test(next.value) ? tokens[i + 2] : undefined;
+    if (code && /\d/.test(code.value) && /^[ \t]+$/.test(text.slice(token.end, next.start)) && /^\.?[ \t]*[-:#]?[ \t]*$/.test(text.slice(next.end, code.start))) {
+      found.push({ ...phraseOf(text, tokens, code, code), proper: true });
+    }
   });
   return found;
 }
