@@ -894,6 +894,24 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('where is my order ID: A-12?', order, context).arguments).toEqual({ order_id: 'A-12' });
   });
 
+  it('gives a field with a side the qualifier written on its side: "from my checking to saving account"', () => {
+    const transfer: JsonSchema = {
+      type: 'object',
+      properties: {
+        from_account: { type: 'string', description: 'The account to transfer from.' },
+        to_account: { type: 'string', description: 'The account to transfer to.' },
+        amount: { type: 'number', description: 'The amount.' },
+      },
+      required: ['from_account', 'to_account', 'amount'],
+    };
+    const tool = { name: 'bank.transfer', description: 'Transfer an amount from one account to another.' };
+    expect(fillArguments('Transfer $5000 from my checking to saving account', transfer, { ...context, tool }).arguments).toEqual({
+      amount: 5000,
+      from_account: 'checking',
+      to_account: 'saving',
+    });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

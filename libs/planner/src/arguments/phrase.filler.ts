@@ -73,7 +73,11 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
     }
     for (const written of qualifiers(state.text, tokens, proper, field, entity === 'person')) {
       const phrase = trimmed(state.text, tokens, written, field);
-      if (phrase && free(phrase)) scored.push({ field, phrase, score: 3 + (entity && phrase.proper ? 1 : 0) });
+      if (!phrase || !free(phrase)) continue;
+      // "from my checking to saving account": a field with a side takes the qualifier written on its side.
+      const side = field.role ? state.hintOf(phrase) : undefined;
+      if (side && side !== field.role) continue;
+      scored.push({ field, phrase, score: 3 + (entity && phrase.proper ? 1 : 0) + (side ? 2 : 0) });
     }
   }
   // "San Francisco, CA and Seattle, WA": places with their regions are listed with each other, names
