@@ -741,7 +741,13 @@ export class DeterministicPlanner extends Planner {
     if (!draft.parts || draft.parts.length < 2) return undefined;
     const schema = draft.candidate.descriptor.inputSchema;
     const fill = this.options.fillArguments ?? fillArguments;
-    const fills = await Promise.all(draft.parts.map(async (part) => ({ ...(await fill(part.text, schema, context)), repeats: part.repeats })));
+    const fills = await Promise.all(
+      draft.parts.map(async (part) => ({
+        ...(await fill(part.text, schema, context)),
+        repeats: part.repeats,
+        asksTheSame: ASKS_THE_SAME.test(part.text),
+      })),
+    );
     const byParts = spreadParts(fills, requiredOf(schema));
     // The words read as one may say more than the parts do ("from my home in Oslo … back to my home", a sentence
     // that speaks of the record before it): the one reading wins when it is complete and has every call the parts
@@ -819,6 +825,8 @@ function numericField(schema: JsonSchema | undefined, field: string): boolean {
 
 /** Words that say a part asks for a step again with a change. */
 const ASKS_AGAIN = /\b(?:same|again|instead|similar|similarly|likewise|repeat|another|too)\b/i;
+/** Words that ask the same thing for another value: "the same for Ecuador", "the same information but for …". */
+const ASKS_THE_SAME = /\bthe same(?:\s+\w+)?\s+(?:for|but|in|with|at|on|about)\b/i;
 
 /** What a guessed argument leaves of a step's confidence (plan.confidence). */
 const GUESS_CONFIDENCE = 0.55;

@@ -41,6 +41,18 @@ describe('spreadParts', () => {
     expect(spreadParts([{ arguments: { year: 2019 } }, { arguments: { year: 2018 } }], required)).toBeUndefined();
   });
 
+  it('gives a call an optional value of another call only when it asks the same again', () => {
+    const parts = (asksTheSame: boolean) => [{ arguments: { company: 'Dara', year: 2019, detailed: true } }, { arguments: { company: 'Acme', year: 2018 }, asksTheSame }];
+    expect(spreadParts(parts(false), required)?.each).toEqual([
+      { company: 'Dara', year: 2019, detailed: true },
+      { company: 'Acme', year: 2018 },
+    ]);
+    expect(spreadParts(parts(true), required)?.each).toEqual([
+      { company: 'Dara', year: 2019, detailed: true },
+      { company: 'Acme', year: 2018, detailed: true },
+    ]);
+  });
+
   it("expands a part's own list within its call", () => {
     const spread = spreadParts([{ arguments: { company: 'Dara', year: 2019 } }, { arguments: { company: 'Acme' }, each: [{ year: 2018 }, { year: 2017 }] }], required);
     expect(spread?.each).toEqual([

@@ -5,8 +5,11 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /** The calls one part's fill asks for: one per listed item, else one. */
 const callsOf = (fill: FilledArguments): Record<string, unknown>[] => (fill.each && fill.each.length > 0 ? fill.each.map((item) => ({ ...fill.arguments, ...item })) : [fill.arguments]);
 
-/** A part's fill; `repeats: false` marks a part that may complete the call before it but never start one. */
-export type PartFill = FilledArguments & { repeats?: boolean };
+/**
+ * A part's fill; `repeats: false` marks a part that may complete the call before it but never start one,
+ * `asksTheSame` one that asks what was asked before for another value ("the same for Ecuador").
+ */
+export type PartFill = FilledArguments & { repeats?: boolean; asksTheSame?: boolean };
 
 /** What a part says for sure: its values less the ones guessed from left-over words or taken from a stated default. */
 const sureOf = (fill: FilledArguments): Record<string, unknown> => {
@@ -34,7 +37,7 @@ const conflicts = (a: Record<string, unknown>, b: Record<string, unknown>) => Ob
  */
 export function spreadParts(fills: PartFill[], required: string[]): FilledArguments | undefined {
   if (fills.length < 2 || fills.some((f) => (f.ambiguous ?? []).some((a) => required.includes(a.path.slice(1))))) return undefined;
-  const groups: { sure: Record<string, unknown>; guess: Record<string, unknown>; fills: FilledArguments[] }[] = [];
+  const groups: { sure: Record<string, unknown>; guess: Record<string, unknown>; fills: PartFill[] }[] = [];
   for (const fill of fills) {
     const sure = sureOf(fill);
     const guess = guessOf(fill);
@@ -51,7 +54,10 @@ export function spreadParts(fills: PartFill[], required: string[]): FilledArgume
   const calls = groups.flatMap((group, k) => {
     const nearest = [...groups.keys()].filter((j) => j !== k).sort((a, b) => Math.abs(a - k) - Math.abs(b - k) || a - b);
     const args: Record<string, unknown> = { ...group.sure };
-    for (const j of nearest) for (const [name, value] of Object.entries(groups[j].sure)) if (!(name in args)) args[name] = value;
+    // What a call leaves unsaid comes from the nearest call that says it: the fields every call needs, and the
+    // others only when it asks the same again ("the same for Ecuador"); "for the Lakers" of another player's call stays there.
+    const refers = group.fills.some((fill) => fill.asksTheSame);
+    for (const j of nearest) for (const [name, value] of Object.entries(groups[j].sure)) if (!(name in args) && (refers || required.includes(name))) args[name] = value;
     for (const fill of group.fills) for (const [name, value] of Object.entries(callsOf(fill)[0])) if (!(name in args)) args[name] = value;
     // A part's own list ("in 2019 and 2020") is one call per item within its call.
     const listed = group.fills.find((fill) => (fill.each?.length ?? 0) > 1);
