@@ -912,6 +912,18 @@ describe('fillArguments: whose value a name is', () => {
     });
   });
 
+  it('keeps every mention of a chosen choice for its field: no other field takes "\'Real\'" after "Real GDP"', () => {
+    const gdp: JsonSchema = {
+      type: 'object',
+      properties: {
+        state: { type: 'string', description: 'The U.S. state.' },
+        adjustment: { type: 'string', enum: ['Real', 'Nominal'], description: 'The type of adjustment.' },
+      },
+      required: ['state'],
+    };
+    expect(fillArguments("the Real GDP of Ohio with the adjustment set to 'Real'", gdp, context).arguments).toEqual({ state: 'Ohio', adjustment: 'Real' });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

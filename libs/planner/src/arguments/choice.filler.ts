@@ -37,6 +37,8 @@ export function fillEnums(state: Filling, field: SchemaField): void {
     field,
     matches.map((m) => ({ value: m.value, span: m })),
   );
+  // Every mention of the chosen value is this field's ("the Real GDP … with the adjustment set to 'Real'"): no other field reads it.
+  if (field.name in state.fill.arguments) state.used.push(...matches.filter((m) => m.value === state.fill.arguments[field.name]));
 }
 
 /** Words of a flag's name that only say it is a flag or how it is asked for ("include_history", "want_year", "closed_status"). */
