@@ -924,6 +924,27 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments("the Real GDP of Ohio with the adjustment set to 'Real'", gdp, context).arguments).toEqual({ state: 'Ohio', adjustment: 'Real' });
   });
 
+  it('reads a value written in the shape of a code-like example the description gives ("C Major" → "D Minor", "4/4" → "3/4")', () => {
+    const piece: JsonSchema = {
+      type: 'object',
+      properties: {
+        key: { type: 'string', description: 'The key of the piece, e.g., C Major.' },
+        time_signature: { type: 'string', description: 'Time signature of the piece, e.g., 4/4.' },
+      },
+      required: ['key'],
+    };
+    expect(fillArguments('compose a piece in D Minor with a time signature of 3/4', piece, context).arguments).toEqual({ key: 'D Minor', time_signature: '3/4' });
+  });
+
+  it('reads time_signature and time_period as text, start_time as a time', () => {
+    const traffic: JsonSchema = {
+      type: 'object',
+      properties: { time_period: { type: 'string', description: "Period: 'weekday' or 'weekend'." }, start_time: { type: 'string', description: 'When to leave.' } },
+      required: ['time_period'],
+    };
+    expect(fillArguments('traffic this weekend, leaving at 9am', traffic, context).arguments).toEqual({ time_period: 'weekend', start_time: '9am' });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

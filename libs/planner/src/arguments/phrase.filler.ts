@@ -71,6 +71,7 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
       // "Neutron and Proton" where the description names Proton: the names listed with an example are of its kind.
       for (const sibling of listedWith(state.text, proper, phrase)) scored.push({ field, phrase: sibling, score: 6 });
     }
+    for (const phrase of shapeHits(state.text, field)) if (free(phrase)) scored.push({ field, phrase, score: 4 });
     for (const written of qualifiers(state.text, tokens, proper, field, entity === 'person')) {
       const phrase = trimmed(state.text, tokens, written, field);
       if (!phrase || !free(phrase)) continue;
@@ -219,6 +220,26 @@ function toolWords(tool: { name: string; description?: string }): string[] {
   const words = [...nameWords(tool.name).map(stem), ...contentWords(tool.description)];
   TOOL_WORDS.set(tool, words);
   return words;
+}
+
+/**
+ * Values written in the shape of an example the description gives, where that shape is a code's, not a
+ * word's: "C Major" (a lone capital and a name) finds "D Minor", "4/4" finds "3/4", "A-12" finds "B-7".
+ */
+function shapeHits(text: string, field: SchemaField): Phrase[] {
+  const description = typeof field.schema.description === 'string' ? field.schema.description : '';
+  const hits: Phrase[] = [];
+  for (const m of description.matchAll(/\b(?:e\.g\.?|eg\.|for example|such as|like)[,:]?\s+([^;()]+?)(?=\.(?:\s|$)|[;()]|$)/gi)) {
+    for (const example of m[1].split(/\s*(?:,|\bor\b|\band\b)\s*/)) {
+      const runs = example.trim().match(/[A-Z][a-z]+|[A-Z](?![a-z])|[a-z]+|\d+(?:\.\d+)?|\s+|[^\sA-Za-z\d]/g) ?? [];
+      const code = runs.some((r) => /^\d/.test(r) || /^[A-Z]$/.test(r)) && runs.filter((r) => !/^\s+$/.test(r)).length >= 2;
+      if (!code) continue;
+      const shape = runs.map((r) => (/^\s+$/.test(r) ? '\\s+' : /^\d/.test(r) ? '\\d+(?:\\.\\d+)?' : /^[A-Z]$/.test(r) ? '[A-Z]' : /^[A-Z]/.test(r) ? '[A-Z][a-z]+' : escapeRegExp(r))).join('');
+      for (const hit of text.matchAll(new RegExp(`(?<![\\w/.-])${shape}(?![\\w/-]|\\.\\d)`, 'g')))
+        hits.push({ start: hit.index, end: hit.index + hit[0].length, text: hit[0], value: hit[0], proper: /^[A-Z]/.test(hit[0]) });
+    }
+  }
+  return hits;
 }
 
 /** Examples the description gives ("e.g. Windows 10", "like vegan, vegetarian", "'draft' or 'concluded'") that the text names. */

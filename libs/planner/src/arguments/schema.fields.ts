@@ -67,6 +67,13 @@ function roleOf(name: string, description: string): Role | undefined {
   return from === to ? undefined : from ? 'source' : 'target';
 }
 
+/** A name for a date or a time: its last word is one (start_time, eventDate) or it is "date of …" (date_of_birth); not time_signature or time_period. */
+function namesInstant(name: string): boolean {
+  const words = nameWords(name);
+  const instant = (w: string | undefined) => w !== undefined && /^(?:date|dates|time|times|datetime|timestamp|dob)$/.test(w);
+  return instant(words.at(-1)) || (instant(words[0]) && words[1] === 'of');
+}
+
 function stringKind(name: string, schema: JsonSchema, description: string): FieldKind {
   const format = schema.format;
   const lowerName = name.toLowerCase();
@@ -77,7 +84,7 @@ function stringKind(name: string, schema: JsonSchema, description: string): Fiel
   if (/\bcurrency\b|ISO 4217/i.test(description) || /currency/.test(lowerName)) return 'currency';
   if (/\bunit\b/i.test(description) && !/\bunits\b/i.test(lowerName)) return 'unit';
   if (/^text containing (?:a |the )?(?:date|time)/i.test(description)) return 'date';
-  if (/date|time/i.test(name) || /^(?:start |end )?date\b|\bdate or date-time\b|\bdate and time\b/i.test(description)) return 'date';
+  if (namesInstant(name) || /^(?:start |end )?date\b|\bdate or date-time\b|\bdate and time\b/i.test(description)) return 'date';
   // "Arrival day, YYYY-MM-DD": a description that states a date format asks for a date.
   if (/\b(?:yyyy[-/.]mm[-/.]dd|mm[-/.]dd[-/.]yyyy|dd[-/.]mm[-/.]yyyy)\b/i.test(description)) return 'date';
   if (/(?:^|[a-z_])(?:path|file|filename|folder|dir|directory)$/i.test(name) || /^(?:the\s+)?(?:path|folder|file|directory)\b/i.test(description)) return 'path';
