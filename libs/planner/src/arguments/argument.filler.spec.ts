@@ -945,6 +945,12 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('traffic this weekend, leaving at 9am', traffic, context).arguments).toEqual({ time_period: 'weekend', start_time: '9am' });
   });
 
+  it('takes no name the tool is named by, nor a word like "equivalent" that qualifies the answer', () => {
+    const note: JsonSchema = { type: 'object', properties: { note: { type: 'string', description: 'The note in Western musical scale.' } }, required: ['note'] };
+    const tool = { name: 'note_conversion.indian', description: 'Converts a Western note to the Indian musical scale.' };
+    expect(fillArguments('What is the equivalent note of C in Indian musical scale?', note, { ...context, tool }).arguments).toEqual({ note: 'C' });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

@@ -24,7 +24,7 @@ const ENTITY_WORDS: [Entity, Set<string>][] = [
 /** Words a name's head noun is not: they say what a field is, not what it is about. */
 const GENERIC = new Set(['type', 'kind', 'name', 'category', 'value', 'specific', 'desired', 'preferred', 'optional', 'the', 'of', 'for', 'in', 'to', 'string', 'text', 'input', 'param']);
 const NOT_MODIFIERS = new Set(
-  'a an the my your our their his her its this that these those some any all each every both several few more most top best nearest other same following given specific certain particular current upcoming next last first second third of in on at for to from by with and or is are be been was were what which how many much one two three four five six seven eight nine ten'.split(
+  'a an the my your our their his her its this that these those some any all each every both several few more most top best nearest other same following given specific certain particular current upcoming next last first second third of in on at for to from by with and or is are be been was were what which how many much one two three four five six seven eight nine ten equivalent corresponding resulting respective relevant appropriate desired required associated related overall entire whole exact'.split(
     ' ',
   ),
 );
@@ -61,7 +61,8 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
     const ownNamed = proper.filter((p) => endsOnOwnNoun(p, field));
     for (const written of ownNamed.length > 0 ? ownNamed : proper) {
       const phrase = trimmed(state.text, tokens, written, field);
-      if (!phrase) continue;
+      // "in Indian musical scale" for note_conversion.indian: the tool's own name says what it does, no value.
+      if (!phrase || namesTheTool(state, phrase)) continue;
       const score = properScore(state, field, entity, phrase, numbered(field));
       if (score > 0) scored.push({ field, phrase, score });
     }
@@ -202,6 +203,14 @@ function namedAfter(state: Filling, phrase: Phrase, field: SchemaField): boolean
   const after = /^[ \t]+([a-z]+)(?:[ \t]+([a-z]+))?/.exec(state.text.slice(phrase.end));
   const nouns = field.nameWords.filter((w) => !GENERIC.has(w) && !/^\d+$/.test(w));
   return !!after && [after[1], after[2]].some((w) => w !== undefined && nouns.some((n) => wordMatches(n, stem(w))));
+}
+
+/** Every word of the phrase is a word of the tool's own name. */
+function namesTheTool(state: Filling, phrase: Phrase): boolean {
+  const tool = state.context.tool;
+  if (!tool) return false;
+  const own = nameWords(tool.name).map(stem);
+  return phrase.value.split(/\s+/).every((word) => own.some((w) => wordMatches(w, stem(word.toLowerCase()))));
 }
 
 /** The word right after the phrase is a noun of the tool's own name or description ("Patent lawsuit" for get_lawsuit_cases). */
