@@ -951,6 +951,16 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('What is the equivalent note of C in Indian musical scale?', note, { ...context, tool }).arguments).toEqual({ note: 'C' });
   });
 
+  it('reads no qualifier the description itself puts on the noun ("primary" of "The first primary color") as a value', () => {
+    const mix: JsonSchema = {
+      type: 'object',
+      properties: { color1: { type: 'string', description: 'The first primary color to be mixed.' }, color2: { type: 'string', description: 'The second primary color to be mixed.' } },
+      required: ['color1', 'color2'],
+    };
+    const tool = { name: 'mix_paint_color', description: 'Combine two primary paint colors.' };
+    expect(fillArguments('mix two primary colors, red and blue', mix, { ...context, tool }).arguments).toEqual({ color1: 'red', color2: 'blue' });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

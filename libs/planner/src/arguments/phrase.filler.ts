@@ -346,7 +346,9 @@ function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: Sche
     if (!numberSign && !heads.some((h) => wordMatches(h, stem(token.value)))) return;
     const previous = tokens[i - 1];
     // "a tennis player" says which kind of player, never which person: a person's name is written after the noun.
-    if (!person && modifier(previous, token) && !field.nameWords.some((n) => wordMatches(n, stem(previous.value)))) {
+    // "two primary colors" for color1 ("The first primary color"): a qualifier the description itself puts on the noun defines the field.
+    const defining = previous !== undefined && new RegExp(`\\b${escapeRegExp(previous.value)}\\s+${escapeRegExp(stem(token.value))}`, 'i').test(String(field.schema.description ?? ''));
+    if (!person && !defining && modifier(previous, token) && !field.nameWords.some((n) => wordMatches(n, stem(previous.value)))) {
       found.push(within(previous) ?? phraseOf(text, tokens, previous, previous));
       // "yellow and blue colors", "red, green or blue colors": each item of the list qualifies the noun.
       for (let k = i - 1; ; ) {
