@@ -32,6 +32,16 @@ describe('splitSubGoals', () => {
     ]);
   });
 
+  it('makes a sentence opened by a sequence word a step of its own, whatever its verb', () => {
+    expect(texts('First, I need the factorial of 7. Then, I am after a used cello. It should be under $900. Lastly, I am doing a study on tides.')).toEqual([
+      'First, I need the factorial of 7',
+      'I am after a used cello. It should be under $900',
+      'I am doing a study on tides',
+    ]);
+    // Inside a sentence, "then" still only splits where an action follows.
+    expect(texts('Find the flights and then the cheapest one.')).toEqual(['Find the flights', 'find the cheapest one']);
+  });
+
   it('reads "I\'m curious about …" and "I\'m interested in …" as requests', () => {
     expect(texts('Book a table for two at 8. I am curious about the wine list there.')).toEqual(['Book a table for two at 8', 'I am curious about the wine list there']);
   });

@@ -54,7 +54,7 @@ const SENTENCE_END = /(?:[.!?;]+(?=\s+[A-Z"'(\d])|[.!?;]+\s*$|\n+)/g;
 
 /** Words before the verb that still mean "do this": "I need to", "please help me", "I would like to". */
 const LEAD_IN = new Set(
-  'i im am id we need needs want wants would like to please help me us can could you also first firstly second secondly third thirdly fourth fifth next lastly finally and then now kindly curious interested wondering wonder'.split(
+  'i im am id we need needs want wants would like to please help me us can could you also first firstly second secondly third thirdly fourth fifth next lastly finally and then now kindly curious interested wondering wonder looking'.split(
     ' ',
   ),
 );
@@ -64,7 +64,7 @@ const ORDINAL = /^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth
 const LIST_MARKER = /^\s*(?:\(?\d{1,2}[).:]|\(?[a-h]\)|[-*•·])\s+/i;
 
 /** Lead-in words that make the rest a request whatever its verb: "please help me readjust", "I need information on", "I'm curious about". */
-const REQUEST = new Set('please need needs want wants like help kindly curious interested wondering wonder'.split(' '));
+const REQUEST = new Set('please need needs want wants like help kindly curious interested wondering wonder looking'.split(' '));
 
 /** A question asks for something to be found out: "what time is it in Tokyo". */
 const QUESTION = new Set('what how when where which who'.split(' '));
@@ -144,7 +144,8 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
   const ignored: SplitResult['ignored'] = [];
   let context = '';
   for (const sentence of text.split(SENTENCE_END)) {
-    for (const [c, clause] of sentence.split(SEQUENCE).entries())
+    const clauses = sentence.split(SEQUENCE);
+    for (const [c, clause] of clauses.entries())
       for (const [r, raw] of splitCoordinated(clause).entries()) {
         const part = raw
           .trim()
@@ -164,8 +165,9 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
         const verb = c > 0 && r === 0 && pieces.length > 0 && !isAction(part) && /^(?:the|a|an|its|their|his|her|my|our)\b/i.test(part) ? leadingVerb(pieces[pieces.length - 1]) : undefined;
         // A piece that asks for nothing ("my name is Li Lei") is context of the step before it, or of the first one.
         if (verb) pieces.push(`${verb} ${part}`);
-        // "Second, I'm curious about …": an item of a sequence the writer numbered is a step of its own.
-        else if (isAction(part) || (ORDINAL.test(part) && pieces.length + (context ? 1 : 0) > 0)) {
+        // "Second, I'm curious about …", "Then, I'm looking to buy a flute.": an item of a sequence the writer
+        // numbered, or a sentence opened by a sequence word, is a step of its own.
+        else if (isAction(part) || ((ORDINAL.test(part) || (c === 1 && r === 0 && clauses[0].trim() === '')) && pieces.length + (context ? 1 : 0) > 0)) {
           pieces.push(context ? `${context}. ${part}` : part);
           context = '';
         } else if (pieces.length > 0) pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}. ${part}`;
