@@ -1,6 +1,13 @@
 import { extractCurrencies, extractNumbers, extractUnits } from './number.extractor';
 
 describe('extractNumbers', () => {
+  it('reads "6 feet 2 inches" as one length in inches', () => {
+    const [height] = extractNumbers('he is 6 feet 2 inches tall');
+    expect([height.value, height.unit?.text, height.text]).toEqual([74, 'inches', '6 feet 2 inches']);
+    expect(extractNumbers('5 ft and 11 in').map((n) => n.value)).toEqual([71]);
+    expect(extractNumbers('6 feet, then 2 miles').map((n) => n.value)).toEqual([6, 2]);
+  });
+
   it('reads units written after the number, as written', () => {
     const found = extractNumbers('5 miles, 3.5 kg, 20°C, -40 °F and 1,200 square feet');
     expect(found.map((n) => [n.value, n.unit?.text])).toEqual([

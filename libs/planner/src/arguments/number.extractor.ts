@@ -132,6 +132,7 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     found.push({ start: m.index, end: last, text: text.slice(m.index, last), value, digits: { start: m.index, end }, unit, currency, ...counted });
   }
   found.sort((a, b) => a.start - b.start);
+  mergeFeetAndInches(text, found);
   // "5 or 6 feet", "for 10, 20 and 30 years": a bare number counts the same thing as the one it is listed with.
   for (let i = found.length - 2; i >= 0; i--) {
     const [here, next] = [found[i], found[i + 1]];
@@ -144,6 +145,17 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
 }
 
 const LISTED = /^\s*(?:or|and|,|,\s*and|,\s*or)\s*$/i;
+
+const FEET = /^(?:feet|foot|ft)$/i;
+const INCHES = /^(?:inch|inches|in)$/i;
+/** "6 feet 2 inches", "5 ft and 11 in": one length, in inches (the smaller unit written). */
+function mergeFeetAndInches(text: string, found: NumberMention[]): void {
+  for (let i = found.length - 2; i >= 0; i--) {
+    const [feet, inches] = [found[i], found[i + 1]];
+    if (!feet.unit || !inches.unit || !FEET.test(feet.unit.text) || !INCHES.test(inches.unit.text) || !/^\s*(?:,|and)?\s*$/i.test(text.slice(feet.end, inches.start))) continue;
+    found.splice(i, 2, { ...inches, start: feet.start, text: text.slice(feet.start, inches.end), value: feet.value * 12 + inches.value, digits: { start: feet.digits.start, end: inches.digits.end } });
+  }
+}
 /** Words after a spelled number that are no noun it counts ("four is …", "two of them", "three times"). */
 const NOT_COUNTED = '(?:is|was|has|does|of|as|and|or|to|in|on|at|by|for|with|from|plus|times|minus|less|thus|this|his|its|us|yes|ours|yours|theirs)\\b';
 
