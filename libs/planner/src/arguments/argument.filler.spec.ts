@@ -961,6 +961,23 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('mix two primary colors, red and blue', mix, { ...context, tool }).arguments).toEqual({ color1: 'red', color2: 'blue' });
   });
 
+  it('gives a unit field the quote its words point at ("The unit of measure is \'square meters\'"), never a leftover quote', () => {
+    const area: JsonSchema = {
+      type: 'object',
+      properties: {
+        base: { type: 'integer', description: 'The base.' },
+        height: { type: 'integer', description: 'The height.' },
+        unit: { type: 'string', description: "The unit of measure (defaults to 'units' if not specified)" },
+      },
+      required: ['base', 'height'],
+    };
+    expect(fillArguments("a base of 10 units and a height of 5 units. The unit of measure is 'square meters'.", area, context).arguments).toEqual({
+      base: 10,
+      height: 5,
+      unit: 'square meters',
+    });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

@@ -103,7 +103,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   // A field of any type ("data": no type at all) takes a quote or a code-style name as a string does.
   const untyped = open('other').filter((f) => f.schema.type === undefined && f.schema.enum === undefined);
   const texts = [...open('text'), ...open('expression').filter((f) => state.isOpen(f)), ...untyped];
-  fillTexts(state, texts);
+  fillTexts(state, texts, open('unit'));
   // A URL field takes a placeholder only when no URL is written (fillUrl left it open).
   fillIdentifiers(state, [...open('text'), ...open('url'), ...untyped.filter((f) => state.isOpen(f))]);
   fillPhrases(state, [...texts, ...open('unit')]);

@@ -52,9 +52,13 @@ export function fillExpression(state: Filling, field: SchemaField): void {
 /** Words a quote needs to be a passage (a sentence to analyse) rather than a name or a label. */
 const PASSAGE_WORDS = 4;
 
-export function fillTexts(state: Filling, fields: SchemaField[]): void {
+/**
+ * Text fields take the quotes written for them; `pointed` fields (units the lexicon did not read, "the unit of
+ * measure is 'square meters'") only a quote their words point at, never a leftover one.
+ */
+export function fillTexts(state: Filling, fields: SchemaField[], pointed: SchemaField[] = []): void {
   const quoted = state.quoted.filter((q) => state.isFree(q) && !state.used.some((u) => overlaps(u, q)));
-  const open = fields.filter((f) => state.isOpen(f));
+  const open = [...fields, ...pointed].filter((f) => state.isOpen(f));
   const candidates = quoted.map((q) => ({ value: q.value, span: q as Span }));
   // "from 'Los Angeles' to 'New York'": a trip's quoted ends go to its start and end by the word before each.
   const trip = tripEnds(open);
@@ -80,7 +84,7 @@ export function fillTexts(state: Filling, fields: SchemaField[]): void {
       state.used.push(...listed.map((item) => item.span));
     } else state.set(field, c);
   }
-  const stillOpen = open.filter((f) => state.isOpen(f));
+  const stillOpen = open.filter((f) => state.isOpen(f) && !pointed.includes(f));
   const left = candidates.filter((c) => state.isFree(c.span));
   const requiredOpen = stillOpen.filter((f) => f.required);
   const passages = stillOpen.filter((f) => f.long);

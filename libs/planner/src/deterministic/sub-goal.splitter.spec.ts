@@ -42,6 +42,13 @@ describe('splitSubGoals', () => {
     expect(texts('Find the flights and then the cheapest one.')).toEqual(['Find the flights', 'find the cheapest one']);
   });
 
+  it('reads a request told of someone else ("He needs to retrieve …") as a step', () => {
+    expect(texts('John is a lawyer on case 12345. He needs to retrieve the verdict of that case. His son is busy. She needs to compute a triangle area.')).toEqual([
+      'John is a lawyer on case 12345. He needs to retrieve the verdict of that case. His son is busy',
+      'She needs to compute a triangle area',
+    ]);
+  });
+
   it('reads "I\'m curious about …" and "I\'m interested in …" as requests', () => {
     expect(texts('Book a table for two at 8. I am curious about the wine list there.')).toEqual(['Book a table for two at 8', 'I am curious about the wine list there']);
   });

@@ -54,7 +54,7 @@ const SENTENCE_END = /(?:[.!?;]+(?=\s+[A-Z"'(\d])|[.!?;]+\s*$|\n+)/g;
 
 /** Words before the verb that still mean "do this": "I need to", "please help me", "I would like to". */
 const LEAD_IN = new Set(
-  'i im am id we need needs want wants would like to please help me us can could you also first firstly second secondly third thirdly fourth fifth next lastly finally and then now kindly curious interested wondering wonder looking'.split(
+  'i im am id we he she they need needs want wants would like to please help me us can could you also first firstly second secondly third thirdly fourth fifth next lastly finally and then now kindly curious interested wondering wonder looking has have'.split(
     ' ',
   ),
 );
