@@ -42,6 +42,13 @@ describe('splitSubGoals', () => {
     expect(texts('Find the flights and then the cheapest one.')).toEqual(['Find the flights', 'find the cheapest one']);
   });
 
+  it('reads "I\'m trying to …" as a request, past a stray quote before it', () => {
+    expect(texts('" I\'m trying to figure out the RGB values of Cerulean. Secondly, I am interested in a used guitar.')).toEqual([
+      '" I\'m trying to figure out the RGB values of Cerulean',
+      'Secondly, I am interested in a used guitar',
+    ]);
+  });
+
   it('reads a request told of someone else ("He needs to retrieve …") as a step', () => {
     expect(texts('John is a lawyer on case 12345. He needs to retrieve the verdict of that case. His son is busy. She needs to compute a triangle area.')).toEqual([
       'John is a lawyer on case 12345. He needs to retrieve the verdict of that case. His son is busy',

@@ -54,7 +54,7 @@ const SENTENCE_END = /(?:[.!?;]+(?=\s+[A-Z"'(\d])|[.!?;]+\s*$|\n+)/g;
 
 /** Words before the verb that still mean "do this": "I need to", "please help me", "I would like to". */
 const LEAD_IN = new Set(
-  'i im am id we he she they need needs want wants would like to please help me us can could you also first firstly second secondly third thirdly fourth fifth next lastly finally and then now kindly curious interested wondering wonder looking has have'.split(
+  'i im am id we he she they need needs want wants would like to please help me us can could you also first firstly second secondly third thirdly fourth fifth next lastly finally and then now kindly curious interested wondering wonder looking trying has have'.split(
     ' ',
   ),
 );
@@ -64,7 +64,7 @@ const ORDINAL = /^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth
 const LIST_MARKER = /^\s*(?:\(?\d{1,2}[).:]|\(?[a-h]\)|[-*•·])\s+/i;
 
 /** Lead-in words that make the rest a request whatever its verb: "please help me readjust", "I need information on", "I'm curious about". */
-const REQUEST = new Set('please need needs want wants like help kindly curious interested wondering wonder looking'.split(' '));
+const REQUEST = new Set('please need needs want wants like help kindly curious interested wondering wonder looking trying'.split(' '));
 
 /** A question asks for something to be found out: "what time is it in Tokyo". */
 const QUESTION = new Set('what how when where which who'.split(' '));
@@ -89,10 +89,15 @@ export function isAction(text: string): boolean {
 
 function opensWithAction(text: string): boolean {
   let requested = false;
-  for (const [i, word] of text.toLowerCase().split(/\s+/, 8).entries()) {
-    const bare = word.replace(/[^a-z]/g, '');
+  // A stray quote or dash before the words ('" I'm trying to …') is no word.
+  const words = text
+    .toLowerCase()
+    .split(/\s+/, 8)
+    .map((word) => word.replace(/[^a-z]/g, ''))
+    .filter((bare) => bare !== '');
+  for (const [i, bare] of words.entries()) {
     if (ACTION_VERBS.has(bare) || (i === 0 && QUESTION.has(bare))) return true;
-    if (!LEAD_IN.has(bare)) return requested && bare !== '';
+    if (!LEAD_IN.has(bare)) return requested;
     if (REQUEST.has(bare)) requested = true;
   }
   return false;
