@@ -978,6 +978,23 @@ describe('fillArguments: whose value a name is', () => {
     });
   });
 
+  it("fills an object made of a range's two ends from the one range written", () => {
+    const homes: JsonSchema = {
+      type: 'object',
+      properties: {
+        bedrooms: { type: 'integer', description: 'Number of bedrooms.' },
+        budget: { type: 'object', properties: { min: { type: 'number' }, max: { type: 'number' } }, description: 'Budget range.' },
+      },
+      required: ['bedrooms', 'budget'],
+    };
+    expect(fillArguments('a condo with 2 bedrooms within my budget range of $500,000 to $800,000', homes, context).arguments).toEqual({
+      bedrooms: 2,
+      budget: { min: 500000, max: 800000 },
+    });
+    // Two ranges: no telling which is the budget.
+    expect(fillArguments('2 bedrooms, $500,000 to $800,000 or $900,000 to $950,000', homes, context).arguments.budget).toBeUndefined();
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

@@ -9,7 +9,7 @@ import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler'
 import { fillQuotedLists, fillWordLists, widenEnumerations } from './enumeration.filler';
 import { Filling, joinedAsList } from './filling.state';
 import { fillNumberList, fillNumberMap, fillOperations, fillPolynomial, fillPolynomialTerms, fillSortKeys, fillStringList } from './list.filler';
-import { fillCurrencies, fillNumbers, fillPeriods, fillRestStart, fillUnits } from './number.filler';
+import { fillCurrencies, fillNumbers, fillPeriods, fillRangeObjects, fillRestStart, fillUnits } from './number.filler';
 import { fillNameLists, fillPhrases } from './phrase.filler';
 import { fillResidual } from './residual.filler';
 import { spreadLegs } from './route.spreader';
@@ -88,6 +88,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillPolynomialTerms(state, open('number'));
   fillNumberList(state, open('number-list'));
   fillQuotedLists(state, open('string-list'));
+  fillRangeObjects(state, open('other'));
   fillNumbers(state, open('number'), fields);
   fillPeriods(state, open('number'));
   // After the numbers: "an initial velocity of 5 m/s … dropped" keeps the 5 it was given.

@@ -1,4 +1,5 @@
 // Numbers, currencies and units: the amounts a task writes and what they are measured in.
+import type { JsonSchema } from '@toolgate/sdk';
 import { countedHead, countedNameWords, type Filling, fieldScore, joinedAsList, shareListScores } from './filling.state';
 import { extractCurrencies, extractUnits, type NumberMention } from './number.extractor';
 import { fieldFamily, holdsIdentifier, type SchemaField } from './schema.fields';
@@ -170,6 +171,36 @@ function fillRange(state: Filling, fields: SchemaField[]): void {
   if (lowValue === undefined || highValue === undefined) return;
   state.set(low[0], { value: lowValue, span: from });
   state.set(high[0], { value: highValue, span: to });
+}
+
+const LOW_END = /^(?:min|minimum|low|lower|lowest|from|start|floor)(?:[A-Z_]|$)/;
+const HIGH_END = /^(?:max|maximum|high|higher|highest|upper|to|end|ceiling)(?:[A-Z_]|$)/;
+const numeric = (schema: JsonSchema | undefined) => schema?.type === 'number' || schema?.type === 'integer';
+
+/**
+ * An object field made of a range's two ends (`budget: {min, max}`) takes the one range written
+ * ("a budget range of $500,000 to $800,000", "between 2 and 5"): two free amounts joined by to/and/a dash.
+ */
+export function fillRangeObjects(state: Filling, fields: SchemaField[]): void {
+  for (const field of fields.filter((f) => state.isOpen(f) && f.schema.type === 'object')) {
+    const properties = (field.schema.properties ?? {}) as Record<string, JsonSchema>;
+    const names = Object.keys(properties);
+    const low = names.find((n) => LOW_END.test(n) && numeric(properties[n]));
+    const high = names.find((n) => HIGH_END.test(n) && numeric(properties[n]));
+    if (!low || !high || names.length !== 2) continue;
+    const free = state.numbers.filter((n) => state.isFree({ ...n.digits, text: '' })).sort((a, b) => a.start - b.start);
+    const ranges = free.slice(1).flatMap((to, i) => {
+      const from = free[i];
+      const joint = state.text.slice(from.end, to.start);
+      const alike = Boolean(from.currency) === Boolean(to.currency) || from.shared === true;
+      return alike && /^\s*(?:to|and|through|-|–)\s*$/i.test(joint) && from.value <= to.value ? [{ from, to }] : [];
+    });
+    if (ranges.length !== 1) continue;
+    const [{ from, to }] = ranges;
+    const span = { start: from.start, end: to.end, text: state.text.slice(from.start, to.end) };
+    state.set(field, { value: { [low]: from.value, [high]: to.value }, span });
+    state.used.push(from, to);
+  }
 }
 
 /** A clock time: "11 PM", "9:30am", "22:00". */
