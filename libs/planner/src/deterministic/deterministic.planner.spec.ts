@@ -389,6 +389,22 @@ describe('DeterministicPlanner', () => {
       ]);
     });
 
+    it('gives a later part of a coordination the words before its first part ("Find an overview of X and Y")', async () => {
+      const aspects = (name: string) => ({ type: 'array', items: { type: 'string', enum: ['overview', 'date'] }, description: `What to return about the ${name}.` }) as const;
+      const battle = candidate('history/battle_details', 'Details of a historical battle', 1, {
+        input: object({ battle_name: { type: 'string', description: 'The battle.' }, specific_info: aspects('battle') }, ['battle_name', 'specific_info']),
+      });
+      const treaty = candidate('history/treaty_info', 'Information about a treaty', 2, {
+        input: object({ treaty_name: { type: 'string', description: 'The treaty.' }, info_requested: aspects('treaty') }, ['treaty_name', 'info_requested']),
+      });
+      const plan = await new DeterministicPlanner().plan(task('Find an overview of the Battle of Hastings and the signing of the Treaty of Paris'), [battle, treaty], principal);
+      expect(plan.decision).toBe('USE_TOOLS');
+      expect(plan.steps.map((s) => [s.tool, s.arguments])).toEqual([
+        ['history/battle_details@1.0.0', { battle_name: 'Hastings', specific_info: ['overview'] }],
+        ['history/treaty_info@1.0.0', { treaty_name: 'Paris', info_requested: ['overview'] }],
+      ]);
+    });
+
     it('does not hand a step the values of a later part that is about something else', async () => {
       const plan = await real.plan(task('Find the median and the lawsuits filed in 2018 against Dara Inc'), [median, lawsuits], principal);
       expect(plan.decision).toBe('CLARIFY');

@@ -86,6 +86,8 @@ interface Draft {
   subGoal: string;
   /** The parts after this one of the sentence it was split from ("the median and the variance of 3, 4, 5"): they may complete it. */
   following?: string[];
+  /** The parts before it ("Find an overview of the Battle of Waterloo and the signing of the Treaty"): their words may complete it too. */
+  preceding?: string[];
   /** The sub-goals this step serves when several chose its tool, in text order. */
   parts?: { text: string; repeats: boolean; position: number }[];
   position: number;
@@ -302,7 +304,7 @@ export class DeterministicPlanner extends Planner {
    * sub-goal per tool; parts that name none ("96 and 128") stay with the part before them.
    */
   private async splitByTools(subGoals: SubGoal[], pool: PlanningCandidate[]): Promise<SubGoal[]> {
-    const out: { text: string; following?: string[] }[] = [];
+    const out: { text: string; following?: string[]; preceding?: string[] }[] = [];
     for (const goal of subGoals) {
       const parts = coordinatedParts(goal.text);
       if (parts.length < 2) {
@@ -346,7 +348,7 @@ export class DeterministicPlanner extends Planner {
       if (groups.length < 2 || groups.some((g) => g.tool === '')) out.push({ text: goal.text });
       else {
         const texts = groups.map((g) => goal.text.slice(g.start, g.end).trim());
-        out.push(...texts.map((text, i) => ({ text, following: texts.slice(i + 1) })));
+        out.push(...texts.map((text, i) => ({ text, following: texts.slice(i + 1), preceding: texts.slice(0, i) })));
       }
     }
     return out.map((goal, index) => ({ index, ...goal }));
@@ -389,6 +391,7 @@ export class DeterministicPlanner extends Planner {
         id: `s${drafts.length + 1}`,
         subGoal: goal.text,
         following: goal.following,
+        preceding: goal.preceding,
         position: g,
         candidate: best.candidate,
         reason: `best fit for ${quote(goal.text)} (score ${best.score.toFixed(2)}${evidence})`,
@@ -572,7 +575,7 @@ export class DeterministicPlanner extends Planner {
         filled[field] = value;
         guessed = guessed.filter((g) => g !== field);
         defaulted = defaulted.filter((d) => d !== field);
-        notes.push(`${field} of ${draft.candidate.id} read from the words it shares with the next part (${quote(draft.subGoal, 40)} is completed by what follows it)`);
+        notes.push(`${field} of ${draft.candidate.id} read from the words it is coordinated with (${quote(draft.subGoal, 40)} is completed by the words around it)`);
       }
       // A listed value ("for 5, 10 and 15") is one call per item, unless a later step reads this one's output.
       let copies: (Record<string, unknown> | undefined)[] = each && each.length > 1 && !consumed.has(draft.id) ? each : [undefined];
@@ -722,7 +725,13 @@ export class DeterministicPlanner extends Planner {
     let open = requiredOf(schema).filter((field) => args[field] === undefined || guessed.includes(field));
     const found: Record<string, unknown> = {};
     const fill = this.options.fillArguments ?? fillArguments;
-    const readings = (draft.following ?? []).map((_, n) => [draft.subGoal, ...(draft.following ?? []).slice(0, n + 1)].join(' and '));
+    // Nearest words first: the parts after it ("the median" and "the variance of 3, 4, 5"), then the ones before
+    // it ("Find an overview of the Battle of Waterloo" and "the signing of the Treaty").
+    const before = draft.preceding ?? [];
+    const readings = [
+      ...(draft.following ?? []).map((_, n) => [draft.subGoal, ...(draft.following ?? []).slice(0, n + 1)].join(' and ')),
+      ...before.map((_, n) => [...before.slice(before.length - 1 - n), draft.subGoal].join(' and ')),
+    ];
     for (const words of readings) {
       if (open.length === 0) break;
       const joined = await fill(words, schema, context);

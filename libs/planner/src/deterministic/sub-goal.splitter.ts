@@ -8,6 +8,8 @@ export interface SubGoal {
   text: string;
   /** When the goal is one part of a coordination split by tools, the parts after it in text order. */
   following?: string[];
+  /** The parts before it, in text order. */
+  preceding?: string[];
 }
 
 export interface SplitResult {
