@@ -316,27 +316,35 @@ export class DeterministicPlanner extends Planner {
         parts.map((p) => p.text),
         pool,
       );
+      // A sentence that asks for nothing ("My confirmation number is X.") is context, whatever tool word it holds;
+      // one that opens with a word of a tool's own name ("Invest $2000 in Google" for investment.invest) asks for it.
+      const isContext = parts.map((part, i) => {
+        const opening = part.text.trim().split(/\s+/)[0] ?? '';
+        return part.sentence && !isAction(part.text) && !ranked[i].some((m) => m.score > 0 && namesByName(opening, m.candidate));
+      });
+      const byName = parts.map((part, i) => {
+        const top = ranked[i][0];
+        return isContext[i] || !top || top.score <= 0 || !namesByName(part.text, top.candidate) ? undefined : top.candidate.id;
+      });
       // Or, with an embedder, a part whose best fit is clearly one tool ("major wars in England during the 18th
-      // century" for an events tool): twice the usual bar, and 15% ahead of the next.
-      const meant = this.options.embedder
-        ? await this.matcher.rank(
-            parts.map((p) => p.text),
-            pool,
-          )
-        : [];
+      // century" for an events tool): twice the usual bar, and 15% ahead of the next. Only the parts no tool's
+      // name settles are embedded: each text embedded is most of a plan's time.
+      const unsettled = parts.map((_, i) => i).filter((i) => !isContext[i] && byName[i] === undefined);
+      const meant = new Map<number, ToolMatch[]>();
+      if (this.options.embedder && unsettled.length > 0) {
+        const scores = await this.matcher.rank(
+          unsettled.map((i) => parts[i].text),
+          pool,
+        );
+        unsettled.forEach((i, k) => meant.set(i, scores[k]));
+      }
       const clearly = (i: number) => {
-        const [first, second] = meant[i] ?? [];
+        const [first, second] = meant.get(i) ?? [];
         return first && first.score >= CLEAR_PART_FIT * this.minScore && (!second || first.score >= CLEAR_PART_LEAD * second.score) ? first.candidate.id : undefined;
       };
       const groups: { tool: string; start: number; end: number }[] = [];
       parts.forEach((part, i) => {
-        // A sentence that asks for nothing ("My confirmation number is X.") is context, whatever tool word it holds;
-        // one that opens with a word of a tool's own name ("Invest $2000 in Google" for investment.invest) asks for it.
-        const opening = part.text.trim().split(/\s+/)[0] ?? '';
-        const opensWithToolWord = ranked[i].some((m) => m.score > 0 && namesByName(opening, m.candidate));
-        const context = part.sentence && !isAction(part.text) && !opensWithToolWord;
-        const top = ranked[i][0];
-        const named = context ? undefined : ((top && top.score > 0 && namesByName(part.text, top.candidate) ? top.candidate.id : undefined) ?? clearly(i));
+        const named = isContext[i] ? undefined : (byName[i] ?? clearly(i));
         const current = groups.at(-1);
         if (current && (!named || named === current.tool)) current.end = part.end;
         else groups.push({ tool: named ?? '', start: part.start, end: part.end });
