@@ -49,6 +49,15 @@ describe('splitSubGoals', () => {
     ]);
   });
 
+  it('reads "You know that …" as context and "I want to know …" as a request; "Later, …" moves on to a step of its own', () => {
+    expect(texts('Calculate the final temperature of the mixture. Later, you obtain a sample of 4 moles. You know that its molar mass is 16 g/mol. Can you find its mass?')).toEqual([
+      'Calculate the final temperature of the mixture',
+      'Later, you obtain a sample of 4 moles. You know that its molar mass is 16 g/mol',
+      'Can you find its mass',
+    ]);
+    expect(texts('Book a table for two. I want to know the weather in Oslo.')).toEqual(['Book a table for two', 'I want to know the weather in Oslo']);
+  });
+
   it('reads a request told of someone else ("He needs to retrieve …") as a step', () => {
     expect(texts('John is a lawyer on case 12345. He needs to retrieve the verdict of that case. His son is busy. She needs to compute a triangle area.')).toEqual([
       'John is a lawyer on case 12345. He needs to retrieve the verdict of that case. His son is busy',

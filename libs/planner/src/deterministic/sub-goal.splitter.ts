@@ -62,6 +62,8 @@ const LEAD_IN = new Set(
 );
 /** A word that numbers the items of a request in words: "Second, …", "Lastly, …". */
 const ORDINAL = /^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|fifth|next|lastly|finally)\s*,/i;
+/** "Later, you obtain another sample …": a sentence that moves the story on opens a step of its own. */
+const LATER = /^later\s*,/i;
 /** A list marker that opens an item of a numbered or bulleted request: "1)", "2.", "(a)", "-", "•". */
 const LIST_MARKER = /^\s*(?:\(?\d{1,2}[).:]|\(?[a-h]\)|[-*•·])\s+/i;
 
@@ -98,6 +100,8 @@ function opensWithAction(text: string): boolean {
     .map((word) => word.replace(/[^a-z]/g, ''))
     .filter((bare) => bare !== '');
   for (const [i, bare] of words.entries()) {
+    // "You know that the molar mass is 16": a verb of knowing asks for something only after a request ("I want to know").
+    if (KNOWING.has(bare) && !requested) return false;
     if (ACTION_VERBS.has(bare) || (i === 0 && QUESTION.has(bare))) return true;
     if (!LEAD_IN.has(bare)) return requested;
     if (REQUEST.has(bare)) requested = true;
@@ -116,6 +120,9 @@ const startsWithAction = (text: string): boolean => {
   return (ACTION_VERBS.has(bare) && !noun) || (SECOND_QUESTION.has(bare) && /^\s*\S+\s+(?:much|many|long|far|is|are|was|were|do|does|did|will|would|can|should)\b/i.test(text));
 };
 const SECOND_QUESTION = new Set(['what', 'how', 'when', 'where']);
+/** Verbs of knowing: "I want to know …" asks, "You know that …" tells. */
+const KNOWING = new Set(['know', 'see', 'understand', 'learn']);
+
 /** Verbs whose "in" is their own ("check in", "log in", "sign in"). */
 const PHRASAL_IN = new Set(['check', 'log', 'login', 'sign', 'plug', 'fill', 'turn', 'hand', 'book', 'move', 'put', 'write']);
 
@@ -174,7 +181,7 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
         if (verb) pieces.push(`${verb} ${part}`);
         // "Second, I'm curious about …", "Then, I'm looking to buy a flute.": an item of a sequence the writer
         // numbered, or a sentence opened by a sequence word, is a step of its own.
-        else if (isAction(part) || ((ORDINAL.test(part) || (c === 1 && r === 0 && clauses[0].trim() === '')) && pieces.length + (context ? 1 : 0) > 0)) {
+        else if (isAction(part) || ((ORDINAL.test(part) || (c === 1 && r === 0 && clauses[0].trim() === '') || (c === 0 && r === 0 && LATER.test(part))) && pieces.length + (context ? 1 : 0) > 0)) {
           pieces.push(context ? `${context}. ${part}` : part);
           context = '';
         } else if (pieces.length > 0) pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}. ${part}`;
