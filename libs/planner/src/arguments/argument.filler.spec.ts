@@ -995,6 +995,21 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('2 bedrooms, $500,000 to $800,000 or $900,000 to $950,000', homes, context).arguments.budget).toBeUndefined();
   });
 
+  it('gives a list field the items its description names that the text writes, in the order written', () => {
+    const stats: JsonSchema = {
+      type: 'object',
+      properties: {
+        player_name: { type: 'string', description: 'The player.' },
+        stats_fields: { type: 'array', items: { type: 'string' }, description: 'Categories to fetch, including points, assists, rebounds, minutes.' },
+      },
+      required: ['player_name', 'stats_fields'],
+    };
+    expect(fillArguments('the stats of Nikola Jokic, specifically his rebounds, points and minutes played', stats, context).arguments).toEqual({
+      player_name: 'Nikola Jokic',
+      stats_fields: ['rebounds', 'points', 'minutes'],
+    });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

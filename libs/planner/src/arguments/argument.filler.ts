@@ -10,7 +10,7 @@ import { fillQuotedLists, fillWordLists, widenEnumerations } from './enumeration
 import { Filling, joinedAsList } from './filling.state';
 import { fillNumberList, fillNumberMap, fillOperations, fillPolynomial, fillPolynomialTerms, fillSortKeys, fillStringList } from './list.filler';
 import { fillCurrencies, fillNumbers, fillPeriods, fillRangeObjects, fillRestStart, fillUnits } from './number.filler';
-import { fillNameLists, fillPhrases } from './phrase.filler';
+import { fillExampleLists, fillNameLists, fillPhrases } from './phrase.filler';
 import { fillResidual } from './residual.filler';
 import { spreadLegs } from './route.spreader';
 import { refusedArguments } from './schema.check';
@@ -108,6 +108,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   // A URL field takes a placeholder only when no URL is written (fillUrl left it open).
   fillIdentifiers(state, [...open('text'), ...open('url'), ...untyped.filter((f) => state.isOpen(f))]);
   fillPhrases(state, [...texts, ...open('unit')]);
+  fillExampleLists(state, open('string-list'));
   fillNameLists(state, open('string-list'));
   fillWordLists(state, open('string-list'));
   const guessed = context.tool ? fillResidual(state, open('text'), fields, context.tool) : [];

@@ -455,6 +455,22 @@ function distinctPhrases(phrases: Phrase[]): Phrase[] {
 }
 
 /**
+ * A list field whose description names the items it takes ("categories … including points, assists,
+ * rebounds, minutes") takes the ones the text writes, two or more, in the order written.
+ */
+export function fillExampleLists(state: Filling, fields: SchemaField[]): void {
+  for (const field of fields.filter((f) => state.isOpen(f))) {
+    const hits = exampleHits(state.text, field)
+      .filter((hit) => state.isFree(hit))
+      .sort((a, b) => a.start - b.start)
+      .filter((hit, i, all) => all.findIndex((other) => overlaps(other, hit)) === i);
+    if (hits.length < 2) continue;
+    state.set(field, { value: hits.map((hit) => hit.value), span: { start: hits[0].start, end: hits[hits.length - 1].end, text: state.text.slice(hits[0].start, hits[hits.length - 1].end) } });
+    state.used.push(...hits);
+  }
+}
+
+/**
  * A list field of names ("companies", "players") the words did not fill takes the one run of names the
  * text writes as a list: "Microsoft and Google", "Lisbon, Porto and Faro". Two such runs are a question
  * left to CLARIFY; one name alone is not a list.
