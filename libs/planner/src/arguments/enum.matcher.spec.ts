@@ -1,6 +1,11 @@
 import { matchEnum } from './enum.matcher';
 
 describe('matchEnum', () => {
+  it('reads "%" as "percent(age)" and "&" as "and"', () => {
+    expect(matchEnum('the field goal percentage and the free throw percent', ['field goal %', 'free throw %']).map((m) => m.value)).toEqual(['field goal %', 'free throw %']);
+    expect(matchEnum('our R and D spend', ['R&D', 'HR']).map((m) => m.value)).toEqual(['R&D']);
+  });
+
   it('matches values and everyday synonyms', () => {
     expect(matchEnum('sort it descending', ['asc', 'desc']).map((m) => m.value)).toEqual(['desc']);
     expect(matchEnum('which weight units', ['length', 'mass']).map((m) => m.value)).toEqual(['mass']);

@@ -45,6 +45,13 @@ export function matchEnum(text: string, values: readonly unknown[], taken: Span[
     // "high_low_temperature": its words in order, joined by spaces, hyphens or "and" ("high and low temperatures").
     const parts = spelled.split('_').filter((p) => p !== '');
     if (parts.length > 1) sources.push(`${parts.map(escapeRegExp).join('(?:\\s+(?:and|&)\\s+|[\\s-]+)')}s?`);
+    // "field goal %" is written "field goal percentage"; "R&D" "R and D".
+    if (/[%&]/.test(spelled))
+      sources.push(
+        escapeRegExp(spelled)
+          .replace(/\s*%/g, '\\s*(?:%|percent(?:age)?)')
+          .replace(/\s*&\s*/g, '\\s*(?:&|and)\\s*'),
+      );
     // "strength and weakness" for "strengths", "weaknesses"; "ratings" for "rating".
     if (!exactCase && /^[a-z]{4,}$/i.test(spelled)) sources.push(...inflections(spelled).map(escapeRegExp));
     for (const [i, source] of sources.entries()) {
