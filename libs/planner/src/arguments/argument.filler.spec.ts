@@ -1010,6 +1010,13 @@ describe('fillArguments: whose value a name is', () => {
     });
   });
 
+  it('gives a list field the one list of codes written ("2018-2019 and 2019-2020", "BA117, LH400 and AF22")', () => {
+    const seasons: JsonSchema = { type: 'object', properties: { seasons: { type: 'array', items: { type: 'string' }, description: 'Seasons to compare.' } }, required: ['seasons'] };
+    expect(fillArguments('compare the points per game from 2018-2019 and 2019-2020 season', seasons, context).arguments).toEqual({ seasons: ['2018-2019', '2019-2020'] });
+    const flights: JsonSchema = { type: 'object', properties: { flights: { type: 'array', items: { type: 'string' }, description: 'Flight numbers.' } }, required: ['flights'] };
+    expect(fillArguments('track BA117, LH400 and AF22 for me', flights, context).arguments).toEqual({ flights: ['BA117', 'LH400', 'AF22'] });
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

@@ -15,7 +15,7 @@ import { fillResidual } from './residual.filler';
 import { spreadLegs } from './route.spreader';
 import { refusedArguments } from './schema.check';
 import { describedCodes, type SchemaField, schemaFields, statedDefault } from './schema.fields';
-import { fillAddress, fillDimensions, fillEmails, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
+import { fillAddress, fillCodeLists, fillDimensions, fillEmails, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
 import { overlaps, stem, wordMatches } from './text-span.util';
 
 /**
@@ -109,6 +109,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillIdentifiers(state, [...open('text'), ...open('url'), ...untyped.filter((f) => state.isOpen(f))]);
   fillPhrases(state, [...texts, ...open('unit')]);
   fillExampleLists(state, open('string-list'));
+  fillCodeLists(state, open('string-list'));
   fillNameLists(state, open('string-list'));
   fillWordLists(state, open('string-list'));
   const guessed = context.tool ? fillResidual(state, open('text'), fields, context.tool) : [];

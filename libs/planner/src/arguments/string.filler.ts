@@ -142,6 +142,35 @@ const IDENTIFIER = /(?<![\w./@:-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w/@
 /** A code: letters and digits together, maybe in parts ("rs6034464", "XY-1234", "2022/AL2562"); not an ordinal, a time or a quantity with its unit. */
 const CODE = /(?<![\w/.-])(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])(?!\d+(?:st|nd|rd|th|am|pm|[a-z]{1,3})\b)[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)*(?![\w/-])/g;
 
+/** A season or span written as two years ("2018-2019", "2019/20"). */
+const YEAR_SPAN = /(?<![\w/.-])\d{4}[-/–](?:\d{4}|\d{2})(?![\w/-])/g;
+
+/**
+ * The one string-list field open takes the one list of codes the text writes ("from 2018-2019 and
+ * 2019-2020 season", "flights BA117, LH400 and AF22"): two or more, joined as a list.
+ */
+export function fillCodeLists(state: Filling, fields: SchemaField[]): void {
+  const open = fields.filter((f) => state.isOpen(f));
+  if (open.length !== 1) return;
+  const usable = (span: Span) => state.isFree(span) && !state.opaque.some((o) => overlaps(o, span));
+  const codes = [...state.text.matchAll(YEAR_SPAN), ...state.text.matchAll(CODE)]
+    .map((m) => ({ start: m.index, end: m.index + m[0].length, text: m[0] }))
+    .filter(usable)
+    .sort((a, b) => a.start - b.start)
+    .filter((span, i, all) => all.findIndex((other) => overlaps(other, span)) === i);
+  const runs: Span[][] = [];
+  for (const code of codes) {
+    const run = runs.at(-1);
+    if (run && joinedAsList(state.text, [run[run.length - 1], code])) run.push(code);
+    else runs.push([code]);
+  }
+  const lists = runs.filter((run) => run.length > 1);
+  if (lists.length !== 1) return;
+  const [list] = lists;
+  state.set(open[0], { value: list.map((code) => code.text), span: { start: list[0].start, end: list[list.length - 1].end, text: state.text.slice(list[0].start, list[list.length - 1].end) } });
+  state.used.push(...list);
+}
+
 /**
  * Text fields take the code-style names the text gives ("train on dataset your_dataset_name", "objects in the image
  * my_backyard_image_url"): each goes to the field its neighbouring words or its own parts name, never one that is

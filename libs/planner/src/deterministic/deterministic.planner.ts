@@ -336,7 +336,7 @@ export class DeterministicPlanner extends Planner {
           unsettled.map((i) => parts[i].text),
           pool,
         );
-        unsettled.forEach((i, k) => meant.set(i, scores[k]));
+        for (const [k, i] of unsettled.entries()) meant.set(i, scores[k]);
       }
       const clearly = (i: number) => {
         const [first, second] = meant.get(i) ?? [];
