@@ -1017,6 +1017,24 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('track BA117, LH400 and AF22 for me', flights, context).arguments).toEqual({ flights: ['BA117', 'LH400', 'AF22'] });
   });
 
+  it('gives a field the quotes its description names as examples, all of them, and the names to the other field', () => {
+    const prices: JsonSchema = {
+      type: 'object',
+      properties: {
+        company: { type: 'string', description: 'The company name.' },
+        data_type: { type: 'string', description: "The type of price data (e.g., 'Open', 'Close', 'High', 'Low'). Default is 'Close'." },
+      },
+      required: ['company'],
+    };
+    const fill = fillArguments("the 'Open' and 'Low' prices for Nokia and Ericsson", prices, context);
+    expect(fill.each?.map((call) => ({ ...fill.arguments, ...call }))).toEqual([
+      { data_type: 'Open', company: 'Nokia' },
+      { data_type: 'Open', company: 'Ericsson' },
+      { data_type: 'Low', company: 'Nokia' },
+      { data_type: 'Low', company: 'Ericsson' },
+    ]);
+  });
+
   it('makes one call per group when rival fields are given their values in groups', () => {
     const lcm: JsonSchema = { type: 'object', properties: { x: { type: 'integer', description: 'First number.' }, y: { type: 'integer', description: 'Second number.' } }, required: ['x', 'y'] };
     expect(fillArguments('the least common multiple of 4 and 6, and then of 10 and 15', lcm, context).each).toEqual([

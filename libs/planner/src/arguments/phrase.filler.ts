@@ -252,7 +252,7 @@ function shapeHits(text: string, field: SchemaField): Phrase[] {
 }
 
 /** Examples the description gives ("e.g. Windows 10", "like vegan, vegetarian", "'draft' or 'concluded'") that the text names. */
-function exampleHits(text: string, field: SchemaField): Phrase[] {
+export function exampleHits(text: string, field: SchemaField): Phrase[] {
   const description = typeof field.schema.description === 'string' ? field.schema.description : '';
   const examples = new Set<string>();
   // A quote opens after no letter: the apostrophe of "company's" opens nothing.

@@ -2,7 +2,7 @@
 import type { Span } from './argument-fill.types';
 import { type Filling, fieldScore, joinedAsList } from './filling.state';
 import { extractPersonName } from './person-name.extractor';
-import { tripEnds } from './phrase.filler';
+import { exampleHits, tripEnds } from './phrase.filler';
 import { holdsIdentifier, type SchemaField } from './schema.fields';
 import { extractExpressions } from './structured.extractor';
 import { extractCsvBlock } from './table-text.extractor';
@@ -73,6 +73,13 @@ export function fillTexts(state: Filling, fields: SchemaField[], pointed: Schema
     const last = stem(value.trim().split(/\s+/).at(-1)?.toLowerCase() ?? '');
     return value.trim().includes(' ') && field.nameWords.some((w) => w !== 'name' && w.length > 2 && wordMatches(w, last)) ? 2 : 0;
   };
+  // Quotes the field's description names as examples ("e.g., 'Open', 'Close', 'High', 'Low'") are that field's, all of them.
+  for (const field of open.filter((f) => !pointed.includes(f))) {
+    const named = candidates.filter((c) => state.isFree(c.span) && exampleHits(state.text, field).some((e) => overlaps(e, c.span)));
+    if (named.length === 0 || !state.isOpen(field)) continue;
+    state.single(field, named);
+    state.used.push(...named.map((c) => c.span));
+  }
   const scored = open.flatMap((field) => candidates.map((c) => ({ field, c, score: fieldScore(state, field, c.span) + ownNoun(field, c.value) })));
   scored.sort((a, b) => b.score - a.score || a.c.span.start - b.c.span.start);
   for (const { field, c, score } of scored) {

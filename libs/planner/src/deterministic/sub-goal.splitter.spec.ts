@@ -58,6 +58,10 @@ describe('splitSubGoals', () => {
     expect(texts('Book a table for two. I want to know the weather in Oslo.')).toEqual(['Book a table for two', 'I want to know the weather in Oslo']);
   });
 
+  it("never reads a quoted word as a verb that opens a step (\"'Open', 'Close' and 'Low' prices\")", () => {
+    expect(texts("What were the 'Open', 'Close', and 'Low' prices for Nokia?")).toEqual(["What were the 'Open', 'Close', and 'Low' prices for Nokia"]);
+  });
+
   it('reads a request told of someone else ("He needs to retrieve …") as a step', () => {
     expect(texts('John is a lawyer on case 12345. He needs to retrieve the verdict of that case. His son is busy. She needs to compute a triangle area.')).toEqual([
       'John is a lawyer on case 12345. He needs to retrieve the verdict of that case. His son is busy',

@@ -112,7 +112,8 @@ function opensWithAction(text: string): boolean {
 const startsWithAction = (text: string): boolean => {
   const words = text.trim().toLowerCase().split(/\s+/, 3);
   const first = words[0] === 'please' || words[0] === 'also' || words[0] === 'to' ? words[1] : words[0];
-  if (first === undefined) return false;
+  // "'Open', 'Close' and 'Low' prices": a quoted word is a name, not a verb.
+  if (first === undefined || /^['"‘“]/.test(first)) return false;
   const bare = first.replace(/[^a-z]/g, '');
   // "… and change in time of 4 seconds", "and return of 5%": a verb-noun followed by "in"/"of" is the noun.
   const noun = /^\s*(?:please\s+|also\s+|to\s+)?\S+\s+(?:in|of)\b/i.test(text) && !PHRASAL_IN.has(bare);
