@@ -58,6 +58,15 @@ describe('splitSubGoals', () => {
     expect(texts('Book a table for two. I want to know the weather in Oslo.')).toEqual(['Book a table for two', 'I want to know the weather in Oslo']);
   });
 
+  it('keeps a quoted passage whole, its own full stops and exclamation marks included', () => {
+    expect(texts("Analyze the sentiment of the review 'I love the food here! It's always fresh.'. Then email it to Ann.")).toEqual([
+      "Analyze the sentiment of the review 'I love the food here! It's always fresh.'",
+      'email it to Ann',
+    ]);
+    // A whole request sent in quotes is still cut into its sentences.
+    expect(texts('"Find the flights to Oslo. Then book the cheapest one."')).toEqual(['"Find the flights to Oslo', 'book the cheapest one."']);
+  });
+
   it("never reads a quoted word as a verb that opens a step (\"'Open', 'Close' and 'Low' prices\")", () => {
     expect(texts("What were the 'Open', 'Close', and 'Low' prices for Nokia?")).toEqual(["What were the 'Open', 'Close', and 'Low' prices for Nokia"]);
   });

@@ -151,6 +151,18 @@ function leadingVerb(piece: string): string | undefined {
     .find((w) => ACTION_VERBS.has(w));
 }
 
+/** A short quote inside the request ("the review 'I love it here! It's fresh.'"), not the whole request in quotes. */
+const INNER_QUOTE = /(?<![\w'])'(?:[^'\n]|(?<=\w)'(?=\w)){2,300}'(?![\w'])|"[^"\n]{2,300}"/g;
+/** Stand-ins for sentence punctuation inside a quote while the text is cut into sentences. */
+const KEPT: Record<string, string> = { '.': '\u2024', '!': '\u01C3', '?': '\u0294', ';': '\u037E' };
+const RESTORED = Object.fromEntries(Object.entries(KEPT).map(([mark, kept]) => [kept, mark]));
+
+/** The text with the sentence punctuation inside its quotes replaced, so a quoted passage stays one value. */
+function withinQuotesKept(text: string): string {
+  return text.replace(INNER_QUOTE, (quote, at: number) => (at <= 1 && at + quote.length >= text.trimEnd().length - 1 ? quote : quote.replace(/[.!?;]/g, (mark) => KEPT[mark])));
+}
+const restoreQuoted = (text: string) => text.replace(/[\u2024\u01C3\u0294\u037E]/g, (kept) => RESTORED[kept]);
+
 /** Splits a task into sub-goals: sentences, sequence words ("then", "after that"), and "and"/commas between verb phrases. */
 export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLIT): SplitResult {
   const text = task.length > options.maxChars ? task.slice(0, options.maxChars) : task;
@@ -158,7 +170,7 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
   const pieces: string[] = [];
   const ignored: SplitResult['ignored'] = [];
   let context = '';
-  for (const sentence of text.split(SENTENCE_END)) {
+  for (const sentence of withinQuotesKept(text).split(SENTENCE_END).map(restoreQuoted)) {
     const clauses = sentence.split(SEQUENCE);
     for (const [c, clause] of clauses.entries())
       for (const [r, raw] of splitCoordinated(clause).entries()) {
