@@ -62,7 +62,7 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
     for (const written of ownNamed.length > 0 ? ownNamed : proper) {
       const phrase = trimmed(state.text, tokens, written, field);
       // "in Indian musical scale" for note_conversion.indian: the tool's own name says what it does, no value.
-      if (!phrase || namesTheTool(state, phrase)) continue;
+      if (!phrase || namedByTool(state, phrase)) continue;
       const score = properScore(state, field, entity, phrase, numbered(field));
       if (score > 0) scored.push({ field, phrase, score });
     }
@@ -206,7 +206,7 @@ function namedAfter(state: Filling, phrase: Phrase, field: SchemaField): boolean
 }
 
 /** Every word of the phrase is a word of the tool's own name. */
-function namesTheTool(state: Filling, phrase: Phrase): boolean {
+function namedByTool(state: Filling, phrase: Phrase): boolean {
   const tool = state.context.tool;
   if (!tool) return false;
   const own = nameWords(tool.name).map(stem);

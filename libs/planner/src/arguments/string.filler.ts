@@ -75,7 +75,8 @@ export function fillTexts(state: Filling, fields: SchemaField[], pointed: Schema
   };
   // Quotes the field's description names as examples ("e.g., 'Open', 'Close', 'High', 'Low'") are that field's, all of them.
   for (const field of open.filter((f) => !pointed.includes(f))) {
-    const named = candidates.filter((c) => state.isFree(c.span) && exampleHits(state.text, field).some((e) => overlaps(e, c.span)));
+    const hits = exampleHits(state.text, field);
+    const named = candidates.filter((c) => state.isFree(c.span) && hits.some((e) => overlaps(e, c.span)));
     if (named.length === 0 || !state.isOpen(field)) continue;
     state.single(field, named);
     state.used.push(...named.map((c) => c.span));
