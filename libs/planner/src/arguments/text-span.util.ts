@@ -19,7 +19,8 @@ export const wordsRelated = (a: string, b: string) => wordMatches(a, b) || (a.le
 
 /** Where a sentence's coordinated parts meet: ", and", ", as well as", a comma, "and", "as well as". */
 export function coordinationJoints(text: string): { index: number; length: number }[] {
-  return [...text.matchAll(/\s*(?:,\s*(?:and\s+|as well as\s+)?|\s+and\s+|\s+as well as\s+)/gi)].map((m) => ({ index: m.index ?? 0, length: m[0].length }));
+  // A comma between digits groups thousands ("10,000 yuan"): it joins nothing.
+  return [...text.matchAll(/\s*(?:(?<!\d),\s*(?:and\s+|as well as\s+)?|,(?!\d)\s*(?:and\s+|as well as\s+)?|\s+and\s+|\s+as well as\s+)/gi)].map((m) => ({ index: m.index ?? 0, length: m[0].length }));
 }
 
 /** A crude English stem, enough to match "terms"/"term", "words"/"word", "recursively"/"recursive". */

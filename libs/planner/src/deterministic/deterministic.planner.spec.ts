@@ -668,3 +668,16 @@ describe('DeterministicPlanner: "do the same for"', () => {
     ]);
   });
 });
+
+describe('DeterministicPlanner: parts that tell, not ask', () => {
+  const record = candidate('tools/sport_record', 'Record a sport activity: its kind, duration and distance.', 1, { examples: ['record my run of 10 km'] });
+  const weather = candidate('tools/weather_query', 'Query the weather forecast for a city.', 2, { examples: ['weather in Oslo tomorrow'] });
+  const cancel = candidate('tools/flight_cancel', 'Cancel a booked flight.', 3, { examples: ['cancel my flight'] });
+
+  it('never makes a tool of what a part only states ("the weather was clear", "I booked the wrong flight")', async () => {
+    const plan = await new DeterministicPlanner().plan(task('Record my run of 18 km, and the weather was clear.'), [record, weather], principal);
+    expect(toolsOf(plan)).toEqual(['tools/sport_record@1.0.0']);
+    const booked = await new DeterministicPlanner().plan(task('I booked the wrong flight, and need to record my run of 18 km.'), [record, weather, cancel], principal);
+    expect(toolsOf(booked)).toEqual(['tools/sport_record@1.0.0']);
+  });
+});

@@ -13,7 +13,7 @@ import { CERTAIN, matchConfidence, noMatchConfidence, planConfidence, replacemen
 import { coordinatedParts, namesByName, namesTheTool, saysWholeName } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
-import { asksAgain, DEFAULT_SPLIT, isAction, type SplitOptions, type SubGoal, splitSubGoals } from './sub-goal.splitter';
+import { asksAgain, DEFAULT_SPLIT, isAction, type SplitOptions, type SubGoal, splitSubGoals, statesAFact } from './sub-goal.splitter';
 import { DEFAULT_MATCHER_WEIGHTS, type MatcherWeights, type ToolMatch, ToolMatcher } from './tool.matcher';
 
 export interface DeterministicPlannerOptions {
@@ -316,11 +316,11 @@ export class DeterministicPlanner extends Planner {
         parts.map((p) => p.text),
         pool,
       );
-      // A sentence that asks for nothing ("My confirmation number is X.") is context, whatever tool word it holds;
+      // A sentence or a part that asks for nothing ("My confirmation number is X.", "the weather was clear") is context, whatever tool word it holds;
       // one that opens with a word of a tool's own name ("Invest $2000 in Google" for investment.invest) asks for it.
       const isContext = parts.map((part, i) => {
         const opening = part.text.trim().split(/\s+/)[0] ?? '';
-        return part.sentence && !isAction(part.text) && !ranked[i].some((m) => m.score > 0 && namesByName(opening, m.candidate));
+        return (part.sentence || statesAFact(part.text)) && !isAction(part.text) && !ranked[i].some((m) => m.score > 0 && namesByName(opening, m.candidate));
       });
       const byName = parts.map((part, i) => {
         const top = ranked[i][0];

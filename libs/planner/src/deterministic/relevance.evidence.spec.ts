@@ -1,6 +1,6 @@
 import { DEFAULT_LIMITS, type ToolDescriptor } from '@toolgate/sdk';
 import type { PlanningCandidate } from '../plan/plan.types';
-import { namesTheTool } from './relevance.evidence';
+import { coordinatedParts, namesTheTool } from './relevance.evidence';
 
 function tool(id: string, title: string, description: string, tags: string[]): PlanningCandidate {
   const descriptor: ToolDescriptor = {
@@ -49,5 +49,11 @@ describe('namesTheTool: what the request asks for', () => {
     expect(namesTheTool('What are the zeros of the cubic x^3 - 1, solve it', roots, true)).toBe(true);
     expect(namesTheTool('What are the zeros of the cubic x^3 - 1?', roots, true)).toBe(false);
     expect(namesTheTool('What is the release year of the album Blue?', album, true)).toBe(true);
+  });
+});
+
+describe('coordinatedParts', () => {
+  it('splits at commas and "and", never inside a number written with thousands separators ("10,000 yuan")', () => {
+    expect(coordinatedParts('Transfer 10,000 yuan to Li Lei, and deposit 5,000 yuan, 3, 4').map((p) => p.text)).toEqual(['Transfer 10,000 yuan to Li Lei', 'deposit 5,000 yuan', '3', '4']);
   });
 });

@@ -1,4 +1,4 @@
-import { isAction, splitSubGoals } from './sub-goal.splitter';
+import { isAction, splitSubGoals, statesAFact } from './sub-goal.splitter';
 
 const texts = (task: string, maxSubGoals = 12) => splitSubGoals(task, { maxSubGoals, maxChars: 4000 }).subGoals.map((g) => g.text);
 
@@ -145,5 +145,28 @@ describe('splitSubGoals', () => {
 
   it('returns nothing for text without words', () => {
     expect(texts(' ... 42 !')).toEqual([]);
+  });
+});
+
+describe('statesAFact', () => {
+  it('tells statements ("the amount is 300 yuan", "I booked the wrong flight") from requests', () => {
+    for (const told of [
+      'the amount is 300 yuan',
+      'the weather was clear',
+      'the last login time was 2023-09-09 18:30',
+      'I booked the wrong flight',
+      'my account ID is 12345',
+      'we have booked two rooms',
+    ])
+      expect([told, statesAFact(told)]).toEqual([told, true]);
+    for (const asked of [
+      'we are interested in attending a concert',
+      'I need to change the ticket',
+      'the weather forecast for Oslo',
+      'check the weather',
+      'what is the weather',
+      'she is looking to buy a flute',
+    ])
+      expect([asked, statesAFact(asked)]).toEqual([asked, false]);
   });
 });

@@ -56,7 +56,7 @@ const SENTENCE_END = /(?:[.!?;]+(?=\s+[A-Z"'(\d])|[.!?;]+\s*$|\n+)/g;
 
 /** Words before the verb that still mean "do this": "I need to", "please help me", "I would like to". */
 const LEAD_IN = new Set(
-  'i im am id we he she they need needs want wants would like to please help me us can could you also first firstly second secondly third thirdly fourth fifth next lastly finally and then now kindly curious interested wondering wonder looking trying has have'.split(
+  'i im am are is id we he she they need needs want wants would like to please help me us can could you also first firstly second secondly third thirdly fourth fifth next lastly finally and then now kindly curious interested wondering wonder looking trying has have'.split(
     ' ',
   ),
 );
@@ -84,6 +84,18 @@ const DO_AGAIN = /^(?:(?:please|and|also|then|now)\s+)*(?:do|repeat)\s+(?:the\s+
 
 /** True when the piece asks the step before it again ("do the same for Hinduism"). */
 export const asksAgain = (text: string): boolean => DO_AGAIN.test(text.trim());
+
+/**
+ * A subject, then a finite verb: "the weather was clear", "my account ID is 123", "I booked the wrong flight".
+ * After a noun only a form of be/have counts: "the lawsuits filed in 2018" is a noun with its participle.
+ */
+const STATEMENT = /^(?:(?:i|we|he|she|they|it)\s+(?:am|is|are|was|were|has|have|had|\w+ed)|(?:the|my|our|his|her|their|its|this|that)(?:\s+[\w'-]+){1,5}?\s+(?:is|are|was|were|has|have|had))\b/i;
+
+/** True when the piece tells something rather than asks for it ("the amount is 300 yuan", "I booked the wrong flight"). */
+export function statesAFact(text: string): boolean {
+  const trimmed = text.trim();
+  return !isAction(trimmed) && STATEMENT.test(trimmed);
+}
 
 /** True when the piece asks for something: a polite question, a question word, or an action verb or a request lead-in among its first words. */
 export function isAction(text: string): boolean {
