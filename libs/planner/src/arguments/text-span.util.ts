@@ -1,3 +1,5 @@
+import { extractQuoted } from './quoted.extractor';
+
 const STOP_WORDS = new Set(
   'a an the of to in on at by for from with and or is are be this that these those it its as e.g eg default only than when what which into per your you not no must such'.split(' '),
 );
@@ -17,10 +19,22 @@ export const wordMatches = (a: string, b: string) => a === b || (a.length >= 5 &
 /** Looser, for naming a tool: also one a prefix of the other ("calc"/"calculator", "area"/"areas"). */
 export const wordsRelated = (a: string, b: string) => wordMatches(a, b) || (a.length >= 4 && b.length >= 4 && (a.startsWith(b) || b.startsWith(a)));
 
-/** Where a sentence's coordinated parts meet: ", and", ", as well as", a comma, "and", "as well as". */
+/**
+ * Whether a position lies outside every quoted passage ("the content 'Plan: 1. Report; 2. Budget'" is one
+ * value). A request sent whole in quotes is still read as words.
+ */
+export function outsideQuotes(text: string): (index: number) => boolean {
+  const inner = extractQuoted(text).filter((q) => !(q.start <= 1 && q.end >= text.trimEnd().length - 1));
+  return (index) => !inner.some((q) => index > q.start && index < q.end - 1);
+}
+
+/** Where a sentence's coordinated parts meet: ", and", ", as well as", a comma, "and", "as well as"; never inside a quote. */
 export function coordinationJoints(text: string): { index: number; length: number }[] {
+  const outside = outsideQuotes(text);
   // A comma between digits groups thousands ("10,000 yuan"): it joins nothing.
-  return [...text.matchAll(/\s*(?:(?<!\d),\s*(?:and\s+|as well as\s+)?|,(?!\d)\s*(?:and\s+|as well as\s+)?|\s+and\s+|\s+as well as\s+)/gi)].map((m) => ({ index: m.index ?? 0, length: m[0].length }));
+  return [...text.matchAll(/\s*(?:(?<!\d),\s*(?:and\s+|as well as\s+)?|,(?!\d)\s*(?:and\s+|as well as\s+)?|\s+and\s+|\s+as well as\s+)/gi)]
+    .map((m) => ({ index: m.index ?? 0, length: m[0].length }))
+    .filter((joint) => outside(joint.index));
 }
 
 /** A crude English stem, enough to match "terms"/"term", "words"/"word", "recursively"/"recursive". */

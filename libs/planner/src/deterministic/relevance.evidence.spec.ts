@@ -56,4 +56,13 @@ describe('coordinatedParts', () => {
   it('splits at commas and "and", never inside a number written with thousands separators ("10,000 yuan")', () => {
     expect(coordinatedParts('Transfer 10,000 yuan to Li Lei, and deposit 5,000 yuan, 3, 4').map((p) => p.text)).toEqual(['Transfer 10,000 yuan to Li Lei', 'deposit 5,000 yuan', '3', '4']);
   });
+
+  it('never splits a quoted passage: it is one value', () => {
+    expect(coordinatedParts('Update the file with "1. Complete the report; 2. Prepare the slides, and the budget", then share it.').map((p) => p.text)).toEqual([
+      'Update the file with "1. Complete the report; 2. Prepare the slides, and the budget"',
+      'then share it.',
+    ]);
+    // A request sent whole in quotes is still read as words.
+    expect(coordinatedParts('"Find flights, and book a hotel"').map((p) => p.text)).toEqual(['"Find flights', 'book a hotel"']);
+  });
 });

@@ -1,5 +1,5 @@
 import { tokenize } from '@toolgate/retrieval';
-import { coordinationJoints, wordsRelated as similar } from '../arguments/text-span.util';
+import { coordinationJoints, outsideQuotes, wordsRelated as similar } from '../arguments/text-span.util';
 import type { PlanningCandidate } from '../plan/plan.types';
 
 /** Words that say how a tool works or that it is one, not what it works on. */
@@ -96,7 +96,8 @@ export function coordinatedParts(text: string): { text: string; start: number; e
   let afterSentence = true;
   // A sentence the splitter kept with the next one ("Invest $2000 in Google. withdraw $1000 …": its verb
   // is not one the splitter knows) is a part too.
-  const sentenceEnds = [...text.matchAll(/[.;]\s+/g)].map((m) => ({ index: m.index ?? 0, length: m[0].length }));
+  const outside = outsideQuotes(text);
+  const sentenceEnds = [...text.matchAll(/[.;]\s+/g)].map((m) => ({ index: m.index ?? 0, length: m[0].length })).filter((end) => outside(end.index));
   const joints = [...coordinationJoints(text), ...sentenceEnds].sort((a, b) => a.index - b.index).filter((j, i, all) => i === 0 || j.index >= all[i - 1].index + all[i - 1].length);
   for (const joint of joints) {
     const endsSentence = sentenceEnds.includes(joint);
