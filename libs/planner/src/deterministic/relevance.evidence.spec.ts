@@ -50,6 +50,17 @@ describe('namesTheTool: what the request asks for', () => {
     expect(namesTheTool('What are the zeros of the cubic x^3 - 1?', roots, true)).toBe(false);
     expect(namesTheTool('What is the release year of the album Blue?', album, true)).toBe(true);
   });
+
+  it('does not offer a tool whose name qualifies the thing asked for otherwise ("the freezing point" to a boiling-point tool)', () => {
+    const boiling = tool('thermo/calculate_boiling_point', 'Boiling point', 'Calculates the boiling point of a substance at a pressure.', []);
+    const highScore = tool('tracker/high_score', 'High score', 'The highest score reached in a game on a platform.', []);
+    const tickets = tool('concerts/book_ticket', 'Book a ticket', 'Books concert tickets.', []);
+    expect(namesTheTool('What is the freezing point of water at a pressure of 10 kPa?', boiling, true)).toBe(false);
+    expect(namesTheTool('What is the boiling point of water at a pressure of 10 kPa?', boiling, true)).toBe(true);
+    expect(namesTheTool("What's the lowest score in the Flappy Bird game?", highScore, true)).toBe(false);
+    // An imperative asks for an action, whatever the words before its noun.
+    expect(namesTheTool('Get me two tickets for the next Eminem concert', tickets, true)).toBe(true);
+  });
 });
 
 describe('coordinatedParts', () => {

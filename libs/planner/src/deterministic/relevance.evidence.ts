@@ -58,6 +58,8 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
     const d = candidate.descriptor;
     const toolWords = tokenize(`${candidate.id} ${d.title ?? ''} ${d.description ?? ''} ${Object.keys((d.inputSchema?.properties ?? {}) as object).join(' ')}`);
     if (!asked.some((w) => toolWords.some((t) => similar(t, w)))) return false;
+    // Only a question for a quantity or a thing ("What is the freezing point …"): "Get me two tickets" asks for an action.
+    if (/^\s*what\b/i.test(text) && namesAnotherKind(asked, local, toolWords)) return false;
   }
   const name = aboutWords(`${local} ${candidate.descriptor.title ?? ''}`);
   // A tool whose own name is one word ("calculator/evaluate") is named by that word, however common.
@@ -66,6 +68,21 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
   if ((candidate.descriptor.tags ?? []).some((tag) => tokenize(tag).length > 0 && tokenize(tag).every(hit))) return true;
   const about = significant(tokenize((candidate.descriptor.description ?? '').split(/\.\s/)[0]));
   return about.length > 0 && about.filter(hit).length / about.length >= DESCRIPTION_COVERAGE;
+}
+
+/**
+ * "the freezing point" to calculate_boiling_point: the tool's name qualifies the very noun asked for
+ * with another word, and the request's own qualifier appears nowhere in the tool's text.
+ */
+function namesAnotherKind(asked: string[], local: string, toolWords: string[]): boolean {
+  if (asked.length < 2) return false;
+  const head = asked[asked.length - 1];
+  const qualifier = asked[asked.length - 2];
+  const name = tokenize(local);
+  const at = name.findIndex((w) => similar(w, head));
+  if (at <= 0) return false;
+  const theirs = name[at - 1];
+  return !GENERIC.has(theirs) && !similar(theirs, qualifier) && !toolWords.some((t) => similar(t, qualifier));
 }
 
 /** Whether the text says every word of the tool's own name ("holy books" for search_holy_books; not "electricity" alone for calculate_electric_current). */
