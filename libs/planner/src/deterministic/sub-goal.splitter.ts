@@ -1,4 +1,4 @@
-import { coordinationJoints } from '../arguments/text-span.util';
+import { coordinationJoints, outsideQuotes } from '../arguments/text-span.util';
 import { instructionAimedAtSystem } from './instruction.detector';
 
 /** One piece of a task that may need its own tool call. */
@@ -163,15 +163,14 @@ function leadingVerb(piece: string): string | undefined {
     .find((w) => ACTION_VERBS.has(w));
 }
 
-/** A short quote inside the request ("the review 'I love it here! It's fresh.'"), not the whole request in quotes. */
-const INNER_QUOTE = /(?<![\w'])'(?:[^'\n]|(?<=\w)'(?=\w)){2,300}'(?![\w'])|"[^"\n]{2,300}"/g;
 /** Stand-ins for sentence punctuation inside a quote while the text is cut into sentences. */
 const KEPT: Record<string, string> = { '.': '\u2024', '!': '\u01C3', '?': '\u0294', ';': '\u037E' };
 const RESTORED = Object.fromEntries(Object.entries(KEPT).map(([mark, kept]) => [kept, mark]));
 
 /** The text with the sentence punctuation inside its quotes replaced, so a quoted passage stays one value. */
 function withinQuotesKept(text: string): string {
-  return text.replace(INNER_QUOTE, (quote, at: number) => (at <= 1 && at + quote.length >= text.trimEnd().length - 1 ? quote : quote.replace(/[.!?;]/g, (mark) => KEPT[mark])));
+  const outside = outsideQuotes(text);
+  return text.replace(/[.!?;]/g, (mark, at: number) => (outside(at) ? mark : KEPT[mark]));
 }
 const restoreQuoted = (text: string) => text.replace(/[\u2024\u01C3\u0294\u037E]/g, (kept) => RESTORED[kept]);
 
