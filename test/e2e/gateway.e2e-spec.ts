@@ -442,7 +442,7 @@ describe('toolgate CLI', () => {
     const imported = runCli(['examples', 'import', good, '--json'], env);
     expect(imported.status).toBe(0);
     // Not a duplicate: the refused file stored nothing.
-    expect(JSON.parse(imported.stdout)).toEqual({ imported: 1, duplicates: 0, dropped: 0, tools: 1 });
+    expect(JSON.parse(imported.stdout)).toEqual({ imported: 1, duplicates: 0, dropped: 0, tools: 1, bound: 50_000 });
     expect(runCli(['examples', 'import', good], env).stdout).toContain('imported 0 usage examples for 1 tools (1 duplicates skipped)');
     const listed = JSON.parse(runCli(['examples', 'list', '--tool', 'table/group-by', '--json'], env).stdout) as unknown[];
     expect(listed).toEqual([expect.objectContaining({ toolId: 'table/group-by', query: 'zorblax my quarterly figures', source: 'import' })]);

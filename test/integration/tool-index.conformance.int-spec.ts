@@ -430,6 +430,15 @@ describe.each<Driver>(['embedded', 'elasticsearch'])('ToolIndex conformance: %s'
     expect(await index.embeddingModel()).toBeNull();
   });
 
+  it("keeps every usage query of a much-used tool, past Elasticsearch's default of 10,000 nested objects", async () => {
+    const index = make(driver);
+    const narrow: Embedder = new HashingEmbedder(16);
+    const usageQueries = [...Array.from({ length: 10_050 }, (_, i) => `order number ${i} shipped`), 'zorblax the quarterly figures'];
+    await index.upsert(await indexed([{ ...DOCS[0], usageQueries }], narrow), narrow.model);
+    const [newest] = await narrow.embed(['zorblax the quarterly figures'], 'query');
+    expect((await index.semantic(newest, 1, everything, narrow.model))[0]).toMatchObject({ id: DOCS[0].id, score: expect.closeTo(1, 5) });
+  });
+
   it('switches vector space when the funnel re-embeds everything with another model', async () => {
     const index = make(driver);
     await index.upsert(await indexed(DOCS), MODEL);

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CatalogService, USAGE_EXAMPLES_PER_TOOL, UsageExampleService } from '@toolgate/registry';
+import { CatalogService, UsageExampleService } from '@toolgate/registry';
 import { ErrorCode } from '@toolgate/sdk';
 import type { DatabaseKind } from '../support/databases';
 import { echoPlugin, writePlugin } from '../support/plugin-fixtures';
@@ -10,6 +10,8 @@ import { type RegistryHarness, startRegistry } from '../support/registry.harness
 const jsonl = (lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
 /** Examples of one write share its instant, so their order among themselves is not part of the contract. */
 const sorted = (queries: readonly string[] | undefined) => [...(queries ?? [])].sort();
+/** Small bounds, so a test can fill a scope. */
+const BOUNDS = { platform: 12, perTenant: 8 };
 
 describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kind) => {
   let registry: RegistryHarness;
@@ -28,7 +30,7 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kin
     work = mkdtempSync(join(tmpdir(), 'toolgate-usage-'));
     // 1.1.0 ships echo/say and echo/shout.
     writePlugin(join(work, 'plugins'), echoPlugin('1.1.0'));
-    registry = await startRegistry(kind, { pluginDirs: [join(work, 'plugins')] });
+    registry = await startRegistry(kind, { pluginDirs: [join(work, 'plugins')], usageExamples: BOUNDS });
     usage = registry.app.get(UsageExampleService);
     catalog = registry.app.get(CatalogService);
   });
@@ -41,13 +43,13 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kin
     let changes = 0;
     const subscription = catalog.changes$.subscribe(() => changes++);
     const simple = examplesFile([{ query: 'repeat after me', tool: 'echo/say' }, '', { query: 'SAY IT LOUDER', tool: 'echo/shout' }]);
-    await expect(usage.importFile(simple)).resolves.toEqual({ imported: 2, duplicates: 0, dropped: 0, tools: 2 });
+    await expect(usage.importFile(simple)).resolves.toEqual({ imported: 2, duplicates: 0, dropped: 0, tools: 2, bound: BOUNDS.platform });
     const evalFormat = examplesFile([
       { qid: '1', query: 'parrot my words', gold: ['echo/say'], split: 'train' },
       { qid: '2', query: 'yell and repeat', gold: ['echo/say', 'echo/shout'], split: 'train' },
       { qid: '3', query: 'held-out question', gold: ['echo/say'], split: 'test' },
     ]);
-    await expect(usage.importFile(evalFormat, { split: 'train' })).resolves.toEqual({ imported: 3, duplicates: 0, dropped: 0, tools: 2 });
+    await expect(usage.importFile(evalFormat, { split: 'train' })).resolves.toEqual({ imported: 3, duplicates: 0, dropped: 0, tools: 2, bound: BOUNDS.platform });
     subscription.unsubscribe();
     expect(changes).toBe(2);
     const examples = await usage.examplesFor(['echo/say', 'echo/shout', 'echo/nothing']);
@@ -66,8 +68,8 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kin
       { query: 'repeat after me', tool: 'echo/shout' },
       { query: 'Repeat after ME', tool: 'echo/shout' },
     ]);
-    await expect(usage.importFile(path)).resolves.toEqual({ imported: 1, duplicates: 2, dropped: 0, tools: 2 });
-    await expect(usage.importFile(path)).resolves.toEqual({ imported: 0, duplicates: 3, dropped: 0, tools: 2 });
+    await expect(usage.importFile(path)).resolves.toEqual({ imported: 1, duplicates: 2, dropped: 0, tools: 2, bound: BOUNDS.platform });
+    await expect(usage.importFile(path)).resolves.toEqual({ imported: 0, duplicates: 3, dropped: 0, tools: 2, bound: BOUNDS.platform });
     // A learned query the platform already has adds nothing; a new one is the tenant's, once.
     await expect(usage.record('echo/say', 'PARROT my words', 'acme')).resolves.toBe(false);
     await expect(usage.record('echo/say', 'echo this back', 'acme')).resolves.toBe(true);
@@ -76,21 +78,23 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kin
     expect((await usage.examplesFor(['echo/say'], 'acme')).get('echo/say')).toEqual(['echo this back']);
   });
 
-  it('keeps at most the newest examples per tool, dropping the oldest in the same write', async () => {
+  it('keeps the platform within its bound by trimming the most-used tool, oldest first, the rarely used one untouched', async () => {
+    const say = (await usage.examplesFor(['echo/say'])).get('echo/say') ?? [];
     const before = (await usage.examplesFor(['echo/shout'])).get('echo/shout') ?? [];
-    const queries = Array.from({ length: USAGE_EXAMPLES_PER_TOOL + 5 }, (_, i) => `shout number ${i}`);
+    expect([say.length, before.length]).toEqual([3, 3]);
+    const queries = Array.from({ length: 15 }, (_, i) => `shout number ${i}`);
     const result = await usage.importFile(examplesFile(queries.map((query) => ({ query, tool: 'echo/shout' }))));
-    // The file alone is over the bound: everything stored before goes, then the file's own first lines.
-    expect(result).toEqual({ imported: queries.length, duplicates: 0, dropped: before.length + 5, tools: 1 });
-    expect(sorted((await usage.examplesFor(['echo/shout'])).get('echo/shout'))).toEqual(sorted(queries.slice(5)));
+    // 3 + 18 is over 12: shout is cut to 9, its stored examples first, then the file's own first lines.
+    expect(result).toEqual({ imported: queries.length, duplicates: 0, dropped: before.length + 6, tools: 1, bound: BOUNDS.platform });
+    expect(sorted((await usage.examplesFor(['echo/shout'])).get('echo/shout'))).toEqual(sorted(queries.slice(6)));
     // One more write pushes out one example of the oldest write left.
     await usage.importFile(examplesFile([{ query: 'one more shout', tool: 'echo/shout' }]));
     const after = (await usage.examplesFor(['echo/shout'])).get('echo/shout') ?? [];
-    expect(after).toHaveLength(USAGE_EXAMPLES_PER_TOOL);
+    expect(after).toHaveLength(9);
     expect(after.at(-1)).toBe('one more shout');
-    expect(queries.slice(5).filter((q) => !after.includes(q))).toHaveLength(1);
-    // The other tool is untouched by this tool's bound.
-    expect((await usage.examplesFor(['echo/say'])).get('echo/say')).toHaveLength(3);
+    expect(queries.slice(6).filter((q) => !after.includes(q))).toHaveLength(1);
+    // The tool with few examples keeps every one of them.
+    expect((await usage.examplesFor(['echo/say'])).get('echo/say')).toEqual(say);
   });
 
   it('refuses a file naming an unknown tool, storing nothing of it', async () => {
@@ -130,15 +134,18 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('usage examples on %s', (kin
 
   it("keeps what each tenant's runs taught to that tenant: stored, bounded and de-duplicated apart", async () => {
     const platform = (await usage.examplesFor(['echo/shout'])).get('echo/shout');
-    // globex floods the tool with one phrase and more than the bound of others; acme teaches the same phrase once.
+    // globex teaches say once, then floods shout with one phrase and more than its whole bound of others; acme teaches the same phrase once.
+    await expect(usage.record('echo/say', 'globex says hello', 'globex')).resolves.toBe(true);
     await expect(usage.record('echo/shout', 'Quarterly Zorblax Report', 'globex')).resolves.toBe(true);
-    for (let i = 0; i < USAGE_EXAMPLES_PER_TOOL + 3; i++) await usage.record('echo/shout', `globex shout ${i}`, 'globex');
+    for (let i = 0; i < BOUNDS.perTenant + 3; i++) await usage.record('echo/shout', `globex shout ${i}`, 'globex');
     await expect(usage.record('echo/shout', 'quarterly   zorblax report', 'acme')).resolves.toBe(true);
     await expect(usage.record('echo/shout', 'QUARTERLY ZORBLAX REPORT', 'acme')).resolves.toBe(false);
     const globex = (await usage.examplesFor(['echo/shout'], 'globex')).get('echo/shout') ?? [];
-    expect(globex).toHaveLength(USAGE_EXAMPLES_PER_TOOL);
+    // The flood trims the flooded tool only: globex keeps what it taught say.
+    expect(globex).toHaveLength(BOUNDS.perTenant - 1);
     expect(globex).not.toContain('Quarterly Zorblax Report');
-    expect(globex.at(-1)).toBe(`globex shout ${USAGE_EXAMPLES_PER_TOOL + 2}`);
+    expect(globex.at(-1)).toBe(`globex shout ${BOUNDS.perTenant + 2}`);
+    expect((await usage.examplesFor(['echo/say'], 'globex')).get('echo/say')).toEqual(['globex says hello']);
     // Neither the platform's examples nor acme's were pushed out by globex's flood.
     expect((await usage.examplesFor(['echo/shout'])).get('echo/shout')).toEqual(platform);
     expect((await usage.examplesFor(['echo/shout'], 'acme')).get('echo/shout')).toEqual(['quarterly   zorblax report']);

@@ -9,6 +9,8 @@ export interface RegistryHarnessOptions {
   /** Default: null (no policy file). */
   policyFile?: string | null;
   sessions?: RegistryModuleOptions['sessions'];
+  /** Default: DEFAULT_USAGE_EXAMPLE_BOUNDS. */
+  usageExamples?: RegistryModuleOptions['usageExamples'];
   /** Default: none (every load imports). */
   pluginImportCache?: string;
   /** For modules and providers that rely on the registry's services without importing it. */
@@ -56,7 +58,7 @@ export async function startRegistry(kind: DatabaseKind, options: RegistryHarness
 }
 
 async function boot(database: RegistryModuleOptions['database'], options: RegistryHarnessOptions): Promise<INestApplicationContext> {
-  const { pluginDirs = [], policyFile = null, sessions, pluginImportCache, isGlobal, imports = [], providers = [] } = options;
+  const { pluginDirs = [], policyFile = null, sessions, usageExamples, pluginImportCache, isGlobal, imports = [], providers = [] } = options;
   const moduleRef = await Test.createTestingModule({
     imports: [
       RegistryModule.forRoot({
@@ -65,6 +67,7 @@ async function boot(database: RegistryModuleOptions['database'], options: Regist
         policyFile,
         newVersionState: ToolVersionState.ACTIVE,
         ...(sessions ? { sessions } : {}),
+        ...(usageExamples ? { usageExamples } : {}),
         ...(pluginImportCache ? { pluginImportCache } : {}),
         ...(isGlobal !== undefined ? { isGlobal } : {}),
       }),

@@ -36,4 +36,4 @@ export {
   type WorkerHeartbeat,
 } from './sources/remote/remote-worker.protocol';
 export { ToolSource } from './sources/tool-source.port';
-export { USAGE_EXAMPLES_PER_TOOL, UsageExampleService } from './usage/usage-example.service';
+export { DEFAULT_USAGE_EXAMPLE_BOUNDS, type UsageExampleBounds, UsageExampleService } from './usage/usage-example.service';

@@ -9,6 +9,7 @@ import { DEFAULT_MCP_LIMITS } from './sources/mcp/mcp.connections';
 import { DEFAULT_IMPORT_LIMITS } from './sources/npm/plugin.importer';
 import { DEFAULT_REMOTE_TIMING, type NatsOptions } from './sources/remote/remote.workers';
 import { DEFAULT_SUBJECT_PREFIX } from './sources/remote/remote-worker.protocol';
+import { DEFAULT_USAGE_EXAMPLE_BOUNDS } from './usage/usage-example.service';
 
 /** Environment the registry reads; validated once at boot by the gateway. */
 export const registryEnvSchema = z.object({
@@ -69,6 +70,10 @@ export const registryEnvSchema = z.object({
     .default(DEFAULT_SUBJECT_PREFIX),
   /** How long a start waits for running workers to announce their tools before the first catalog load ends. */
   TOOLGATE_REMOTE_DISCOVERY_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_REMOTE_TIMING.discoveryMs),
+  /** Platform-wide usage examples kept (imported files), over all tools: past it the most-used tools lose their oldest. */
+  TOOLGATE_USAGE_EXAMPLES_MAX: z.coerce.number().int().min(1).max(10_000_000).default(DEFAULT_USAGE_EXAMPLE_BOUNDS.platform),
+  /** The same bound for what each tenant's runs taught. */
+  TOOLGATE_LEARNED_EXAMPLES_MAX: z.coerce.number().int().min(1).max(10_000_000).default(DEFAULT_USAGE_EXAMPLE_BOUNDS.perTenant),
   TOOLGATE_SESSION_TTL_HOURS: z.coerce
     .number()
     .min(0.01)
@@ -109,6 +114,7 @@ export function registryOptionsFromEnv(env: RegistryEnv, cwd = process.cwd()): R
       maxSessions: env.TOOLGATE_MCP_MAX_SESSIONS,
       sessionIdleMs: env.TOOLGATE_MCP_SESSION_IDLE_MS,
     },
+    usageExamples: { platform: env.TOOLGATE_USAGE_EXAMPLES_MAX, perTenant: env.TOOLGATE_LEARNED_EXAMPLES_MAX },
     remote: env.TOOLGATE_NATS_URL ? { ...natsOptionsFromEnv(env), discoveryMs: env.TOOLGATE_REMOTE_DISCOVERY_MS, missedHeartbeats: DEFAULT_REMOTE_TIMING.missedHeartbeats } : null,
   };
 }

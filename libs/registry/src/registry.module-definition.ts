@@ -3,6 +3,7 @@ import type { ToolVersionState } from './persistence/tool-version.entity';
 import type { McpLimits } from './sources/mcp/mcp.connections';
 import type { ImportLimits } from './sources/npm/plugin.importer';
 import type { RemoteWorkersOptions } from './sources/remote/remote.workers';
+import type { UsageExampleBounds } from './usage/usage-example.service';
 
 export type DatabaseOptions = { type: 'sqlite'; path: string } | { type: 'postgres'; url: string };
 
@@ -26,6 +27,8 @@ export interface RegistryModuleOptions {
   pluginImportCache?: string | null;
   /** Bounds on MCP server connections; defaults in DEFAULT_MCP_LIMITS. */
   mcp?: McpLimits;
+  /** Usage examples kept per scope (the platform's, each tenant's); defaults in DEFAULT_USAGE_EXAMPLE_BOUNDS. */
+  usageExamples?: UsageExampleBounds;
   /** Remote tool workers over NATS; null or unset: none (no NATS connection). */
   remote?: RemoteWorkersOptions | null;
 }

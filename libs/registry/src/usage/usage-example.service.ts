@@ -1,14 +1,25 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, type ErrorDetail, ToolgateError } from '@toolgate/sdk';
 import { DataSource, type EntityManager, In } from 'typeorm';
 import { CatalogService } from '../catalog/catalog.service';
 import { PLATFORM_EXAMPLES, ToolUsageExampleEntity, type UsageExampleSource } from '../persistence/tool-usage-example.entity';
 import { ToolVersionEntity } from '../persistence/tool-version.entity';
 import { transaction } from '../persistence/transaction.queue';
+import { REGISTRY_OPTIONS, type RegistryModuleOptions } from '../registry.module-definition';
+import { usageLevel } from './usage.bound';
 import { invalidLines, normalizeExampleQuery, queryProblem, readExampleFile, toolIdProblem } from './usage-example-file.parser';
 
-/** Examples kept per tool: enough to cover its phrasings, few enough to keep its document focused. */
-export const USAGE_EXAMPLES_PER_TOOL = 100;
+/**
+ * Examples kept per scope, over all its tools: the platform's imported ones, and each tenant's learned
+ * ones. A bound on memory (each example is a vector in the index), not on evidence: a tool keeps every
+ * example until the scope is full, and then only the most-used tools lose their oldest.
+ */
+export interface UsageExampleBounds {
+  platform: number;
+  perTenant: number;
+}
+
+export const DEFAULT_USAGE_EXAMPLE_BOUNDS: UsageExampleBounds = { platform: 50_000, perTenant: 10_000 };
 /** Ids per `IN (...)` list, well under the bind-parameter limits of SQLite and PostgreSQL. */
 const CHUNK = 500;
 
@@ -16,8 +27,10 @@ export interface UsageExampleImportResult {
   /** New examples stored (duplicates of stored ones, or of earlier lines, are not). */
   imported: number;
   duplicates: number;
-  /** Examples the per-tool bound removed: the oldest stored ones, or the file's own earlier lines. */
+  /** Examples the scope's bound removed: the oldest of the most-used tools, stored ones before the file's own earlier lines. */
   dropped: number;
+  /** The scope's bound (`TOOLGATE_USAGE_EXAMPLES_MAX` for imports). */
+  bound: number;
   /** Distinct tools the file gave examples for. */
   tools: number;
 }
@@ -44,7 +57,8 @@ interface NewExample {
  * them) or learned from a tenant's runs (that tenant's searches only: one tenant can neither read nor
  * steer what another learned). The index adds them to the tool's document. De-duplicated per tool and
  * scope (case and spacing ignored; a learned query the platform already has adds nothing) and bounded
- * per tool and scope, the oldest going first.
+ * per scope (`UsageExampleBounds`): one tenant's flood never pushes out the platform's examples or
+ * another tenant's, and inside a scope it trims the flooded tool before any other.
  */
 @Injectable()
 export class UsageExampleService {
@@ -52,10 +66,15 @@ export class UsageExampleService {
   /** Last write time handed out; strictly increasing, so successive writes of this process never tie. */
   private lastWrite = 0;
 
+  private readonly bounds: UsageExampleBounds;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly catalog: CatalogService,
-  ) {}
+    @Inject(REGISTRY_OPTIONS) options: Pick<RegistryModuleOptions, 'usageExamples'>,
+  ) {
+    this.bounds = options.usageExamples ?? DEFAULT_USAGE_EXAMPLE_BOUNDS;
+  }
 
   /**
    * Stores one example learned from a run of `tenant`; false when the tool already has it for that
@@ -171,40 +190,51 @@ export class UsageExampleService {
         seen.add(keyOf(toolId, normalized));
         fresh.push(repo.create({ toolId, tenant, query, normalized, source, createdAt: at }));
       }
-      // One write shares one instant, so the database cannot order it: over the bound, its later lines win here.
-      const perTool = new Map<string, number>();
-      const kept = fresh
-        .toReversed()
-        .filter((row) => {
-          const count = (perTool.get(row.toolId) ?? 0) + 1;
-          perTool.set(row.toolId, count);
-          return count <= USAGE_EXAMPLES_PER_TOOL;
-        })
-        .toReversed();
+      if (fresh.length === 0) return { imported: 0, duplicates: examples.length, dropped: 0, bound: this.boundOf(tenant) };
+      const dropped = await this.applyBound(tx, fresh, tenant);
+      const kept = fresh.filter((row) => !dropped.fresh.has(row));
       // A concurrent writer may have stored the same example since the read: ignoring the conflict keeps `record` idempotent.
       for (const rows of chunks(kept)) await repo.createQueryBuilder().insert().values(rows).orIgnore().execute();
-      const dropped = fresh.length - kept.length + (await this.applyBound(tx, toolIds, tenant));
-      return { imported: fresh.length, duplicates: examples.length - fresh.length, dropped };
+      return { imported: fresh.length, duplicates: examples.length - fresh.length, dropped: dropped.stored + dropped.fresh.size, bound: this.boundOf(tenant) };
     });
   }
 
-  /** Deletes the oldest examples of one scope of every tool over the bound; returns how many went. */
-  private async applyBound(tx: EntityManager, toolIds: readonly string[], tenant: string): Promise<number> {
+  private boundOf(tenant: string): number {
+    return tenant === PLATFORM_EXAMPLES ? this.bounds.platform : this.bounds.perTenant;
+  }
+
+  /**
+   * Keeps the scope within its bound once `fresh` is in: the tools with the most examples are trimmed
+   * to a common level (`usageLevel`), oldest first — stored rows, then the write's own earlier lines
+   * (one write shares one instant, so the database could not order those). Deletes the stored ones;
+   * returns which fresh rows not to insert.
+   */
+  private async applyBound(tx: EntityManager, fresh: readonly ToolUsageExampleEntity[], tenant: string): Promise<{ stored: number; fresh: Set<ToolUsageExampleEntity> }> {
     const repo = tx.getRepository(ToolUsageExampleEntity);
-    let dropped = 0;
-    for (const ids of chunks(toolIds)) {
-      const over = await repo
-        .createQueryBuilder('e')
-        .select('e.tool_id', 'toolId')
-        .where({ toolId: In(ids), tenant })
-        .groupBy('e.tool_id')
-        .having('COUNT(*) > :bound', { bound: USAGE_EXAMPLES_PER_TOOL })
-        .getRawMany<{ toolId: string }>();
-      for (const { toolId } of over) {
-        const stale = await repo.find({ select: { id: true }, where: { toolId, tenant }, order: { createdAt: 'DESC', id: 'DESC' }, skip: USAGE_EXAMPLES_PER_TOOL });
-        for (const rows of chunks(stale.map((r) => r.id))) await repo.delete({ id: In(rows) });
-        dropped += stale.length;
+    const counts = await repo
+      .createQueryBuilder('e')
+      .select('e.tool_id', 'toolId')
+      .addSelect('COUNT(*)', 'count')
+      .where({ tenant })
+      .groupBy('e.tool_id')
+      .getRawMany<{ toolId: string; count: number | string }>();
+    const stored = new Map(counts.map((row) => [row.toolId, Number(row.count)]));
+    const written = new Map<string, ToolUsageExampleEntity[]>();
+    for (const row of fresh) written.set(row.toolId, [...(written.get(row.toolId) ?? []), row]);
+    const tools = [...new Set([...stored.keys(), ...written.keys()])];
+    const total = (toolId: string) => (stored.get(toolId) ?? 0) + (written.get(toolId)?.length ?? 0);
+    const level = usageLevel(tools.map(total), this.boundOf(tenant));
+    const dropped = { stored: 0, fresh: new Set<ToolUsageExampleEntity>() };
+    for (const toolId of tools) {
+      const over = total(toolId) - level;
+      if (over <= 0) continue;
+      const fromStored = Math.min(stored.get(toolId) ?? 0, over);
+      if (fromStored > 0) {
+        const oldest = await repo.find({ select: { id: true }, where: { toolId, tenant }, order: { createdAt: 'ASC', id: 'ASC' }, take: fromStored });
+        for (const rows of chunks(oldest.map((r) => r.id))) await repo.delete({ id: In(rows) });
+        dropped.stored += oldest.length;
       }
+      for (const row of (written.get(toolId) ?? []).slice(0, over - fromStored)) dropped.fresh.add(row);
     }
     return dropped;
   }

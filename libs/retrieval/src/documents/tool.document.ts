@@ -11,21 +11,18 @@ export interface ToolDocument {
   tags: string[];
   parameters: { name: string; description: string }[];
   exampleQueries: string[];
-  /** Platform-wide usage queries (operator-shipped example files): every tenant's searches match them. Bounded, de-duplicated. */
+  /** Platform-wide usage queries (operator-shipped example files): every tenant's searches match them. De-duplicated; the catalog bounds how many it keeps. */
   usageQueries: string[];
   /**
    * Queries that led to a successful call of this tool in one tenant's runs, by tenant: only that
    * tenant's searches match them (as if they were part of the document), no other tenant's ranking
-   * or explanation ever sees them. Bounded per tenant, de-duplicated against the shared text.
+   * or explanation ever sees them. De-duplicated against the shared text.
    */
   learned?: Record<string, string[]>;
   /** Tools this one declares it is used with (ids): retrieval ranks them beside it when a search finds both. */
   companions?: string[];
   risk: Risk;
 }
-
-/** Default bound on learned queries per tool: enough to cover phrasings, small enough to keep documents focused. */
-export const DEFAULT_USAGE_QUERIES_PER_TOOL = 100;
 
 const normalizeQuery = (q: string) => q.trim().replace(/\s+/g, ' ').toLowerCase();
 
@@ -41,23 +38,24 @@ function fresh(queries: readonly string[], seen: Set<string>): string[] {
   return added;
 }
 
-/** Adds platform-wide usage queries to a document: de-duplicated (case and spacing ignored), newest kept when over the bound. */
-export function withUsageQueries(doc: ToolDocument, queries: readonly string[], limit = DEFAULT_USAGE_QUERIES_PER_TOOL): ToolDocument {
+/**
+ * Adds platform-wide usage queries to a document, de-duplicated (case and spacing ignored). Every one
+ * counts: a tool's nearest past queries are the strongest evidence retrieval has, so there is no
+ * per-tool cap here (the catalog bounds each scope's examples as a whole).
+ */
+export function withUsageQueries(doc: ToolDocument, queries: readonly string[]): ToolDocument {
   const added = fresh(queries, new Set([...doc.exampleQueries, ...doc.usageQueries].map(normalizeQuery)));
-  return { ...doc, usageQueries: [...doc.usageQueries, ...added].slice(-limit) };
+  return { ...doc, usageQueries: [...doc.usageQueries, ...added] };
 }
 
-/**
- * Adds what each tenant's runs taught (tenant -> queries, oldest first): de-duplicated per tenant and
- * against the shared text, the newest kept per tenant when over the bound.
- */
-export function withLearnedQueries(doc: ToolDocument, byTenant: ReadonlyMap<string, readonly string[]>, limit = DEFAULT_USAGE_QUERIES_PER_TOOL): ToolDocument {
+/** Adds what each tenant's runs taught (tenant -> queries, oldest first): de-duplicated per tenant and against the shared text. */
+export function withLearnedQueries(doc: ToolDocument, byTenant: ReadonlyMap<string, readonly string[]>): ToolDocument {
   const shared = [...doc.exampleQueries, ...doc.usageQueries].map(normalizeQuery);
   const learned: Record<string, string[]> = { ...doc.learned };
   for (const [tenant, queries] of byTenant) {
     const own = learned[tenant] ?? [];
     const added = fresh(queries, new Set([...shared, ...own.map(normalizeQuery)]));
-    if (own.length + added.length > 0) learned[tenant] = [...own, ...added].slice(-limit);
+    if (own.length + added.length > 0) learned[tenant] = [...own, ...added];
   }
   return Object.keys(learned).length === 0 ? doc : { ...doc, learned };
 }

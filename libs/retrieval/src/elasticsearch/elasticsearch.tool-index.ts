@@ -32,8 +32,8 @@ interface IndexMeta {
   schema?: number;
 }
 
-/** The mapping's version: an index of an older one is rebuilt (2: per-tenant learned text and vectors). */
-const SCHEMA = 2;
+/** The mapping's version: an index of an older one is rebuilt (2: per-tenant learned text and vectors; 3: no per-tool bound on nested vectors). */
+const SCHEMA = 3;
 
 /** The BM25 parameters of the embedded driver, so both rank alike. */
 const K1 = 1.2;
@@ -390,6 +390,10 @@ const SETTINGS: estypes.IndicesIndexSettings = {
   },
   // The index's default similarity, not a per-field one: combined_fields (a tenant's learned text with the shared text) refuses per-field similarities.
   similarity: { default: { type: 'BM25', k1: K1 * TF_SCALE, b: B } },
+  // A tool's vectors are one nested object each (description, examples, every usage query of every
+  // tenant); the catalog bounds usage examples per scope, not per tool, so one much-used tool may hold
+  // far more than Elasticsearch's default of 10,000.
+  mapping: { nested_objects: { limit: 10_000_000 } },
 };
 
 function mappingFor(model: string, dims: number | null): estypes.MappingTypeMapping {

@@ -44,8 +44,9 @@ describe('evaluateRetrieval', () => {
     expect(a.trainQueries + a.queries).toBe(200);
     expect(a.trainQueries).toBeGreaterThan(140);
     expect(a.trainQueries).toBeLessThan(180);
+    // Every training query is usage evidence: none is capped away.
     const learned = new Set(first.upserted.flatMap((d) => d.usageQueries));
-    expect(learned.size).toBeLessThanOrEqual(100);
+    expect(learned.size).toBe(a.trainQueries);
   });
 
   it('names an unknown split and refuses to train on the scored split', async () => {

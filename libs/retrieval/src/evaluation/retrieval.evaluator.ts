@@ -21,7 +21,6 @@ export interface RetrievalEvalOptions {
   /** Score only this many of the scored queries, drawn with the seed (quick iteration on a large set). */
   sample?: number;
   ks: number[];
-  usageQueriesPerTool?: number;
   onProgress?: (done: number, total: number) => void;
   /** Tools embedded so far while the set is indexed. */
   onIndexProgress?: (done: number, total: number) => void;
@@ -87,7 +86,7 @@ export async function evaluateRetrieval(retriever: ToolRetriever, tools: EvalToo
 
   const learned = new Map<string, string[]>();
   for (const q of train) for (const id of q.gold) learned.set(id, [...(learned.get(id) ?? []), q.query]);
-  const docs = tools.map((t) => withUsageQueries(evalToolDocument(t), learned.get(t.id) ?? [], options.usageQueriesPerTool));
+  const docs = tools.map((t) => withUsageQueries(evalToolDocument(t), learned.get(t.id) ?? []));
 
   const indexStarted = performance.now();
   // A persistent index (Elasticsearch) may hold another set's tools: they must not compete.

@@ -1,4 +1,3 @@
-import { USAGE_EXAMPLES_PER_TOOL } from '@toolgate/registry';
 import type { Command } from 'commander';
 import { keyOption, withCore } from '../cli.options';
 import { printJson } from '../cli.output';
@@ -16,7 +15,7 @@ export function registerExamplesImportCommand(examples: Command): void {
         core.access.assertAdmin(core.principal, 'importing usage examples');
         const result = await core.usage.importFile(file, { split: options.split });
         if (options.json) return printJson(result);
-        const dropped = result.dropped > 0 ? `, ${result.dropped} oldest dropped to keep at most ${USAGE_EXAMPLES_PER_TOOL} per tool` : '';
+        const dropped = result.dropped > 0 ? `, ${result.dropped} oldest of the most-used tools dropped to keep at most ${result.bound} (TOOLGATE_USAGE_EXAMPLES_MAX)` : '';
         process.stdout.write(`imported ${result.imported} usage examples for ${result.tools} tools (${result.duplicates} duplicates skipped${dropped})\n`);
       });
     });
