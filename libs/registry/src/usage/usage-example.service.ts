@@ -116,7 +116,11 @@ export class UsageExampleService {
    */
   async examplesFor(toolIds: readonly string[], tenant: string | null = null): Promise<Map<string, string[]>> {
     const byTool = new Map<string, string[]>();
-    for (const row of await this.rowsOf(toolIds, tenant ?? PLATFORM_EXAMPLES)) byTool.set(row.toolId, [...(byTool.get(row.toolId) ?? []), row.query]);
+    for (const row of await this.rowsOf(toolIds, tenant ?? PLATFORM_EXAMPLES)) {
+      const queries = byTool.get(row.toolId);
+      if (queries) queries.push(row.query);
+      else byTool.set(row.toolId, [row.query]);
+    }
     return byTool;
   }
 
@@ -126,7 +130,10 @@ export class UsageExampleService {
     for (const row of await this.rowsOf(toolIds, null)) {
       if (row.tenant === PLATFORM_EXAMPLES) continue;
       const byTenant = byTool.get(row.toolId) ?? new Map<string, string[]>();
-      byTool.set(row.toolId, byTenant.set(row.tenant, [...(byTenant.get(row.tenant) ?? []), row.query]));
+      byTool.set(row.toolId, byTenant);
+      const queries = byTenant.get(row.tenant);
+      if (queries) queries.push(row.query);
+      else byTenant.set(row.tenant, [row.query]);
     }
     return byTool;
   }
@@ -220,7 +227,11 @@ export class UsageExampleService {
       .getRawMany<{ toolId: string; count: number | string }>();
     const stored = new Map(counts.map((row) => [row.toolId, Number(row.count)]));
     const written = new Map<string, ToolUsageExampleEntity[]>();
-    for (const row of fresh) written.set(row.toolId, [...(written.get(row.toolId) ?? []), row]);
+    for (const row of fresh) {
+      const rows = written.get(row.toolId);
+      if (rows) rows.push(row);
+      else written.set(row.toolId, [row]);
+    }
     const tools = [...new Set([...stored.keys(), ...written.keys()])];
     const total = (toolId: string) => (stored.get(toolId) ?? 0) + (written.get(toolId)?.length ?? 0);
     const level = usageLevel(tools.map(total), this.boundOf(tenant));

@@ -85,7 +85,12 @@ export async function evaluateRetrieval(retriever: ToolRetriever, tools: EvalToo
   }
 
   const learned = new Map<string, string[]>();
-  for (const q of train) for (const id of q.gold) learned.set(id, [...(learned.get(id) ?? []), q.query]);
+  for (const q of train)
+    for (const id of q.gold) {
+      const queries = learned.get(id);
+      if (queries) queries.push(q.query);
+      else learned.set(id, [q.query]);
+    }
   const docs = tools.map((t) => withUsageQueries(evalToolDocument(t), learned.get(t.id) ?? []));
 
   const indexStarted = performance.now();
