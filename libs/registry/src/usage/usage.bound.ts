@@ -6,16 +6,13 @@
  */
 export function usageLevel(counts: readonly number[], budget: number): number {
   const sorted = [...counts].sort((a, b) => a - b);
-  let total = sorted.reduce((sum, count) => sum + count, 0);
-  if (total <= budget) return sorted.at(-1) ?? 0;
-  // Walk down from the top: at a level between two counts, every tool above it keeps exactly the level.
-  total = 0;
+  // From the least-used up: the tools below i keep all of theirs, the rest share what is left evenly.
+  let keptBelow = 0;
   for (let i = 0; i < sorted.length; i++) {
-    const above = sorted.length - i;
-    // Everything below index i keeps its count; the `above` largest keep the level.
-    const level = Math.floor((budget - total) / above);
+    const level = Math.floor((budget - keptBelow) / (sorted.length - i));
     if (level < sorted[i]) return Math.max(1, level);
-    total += sorted[i];
+    keptBelow += sorted[i];
   }
-  return Math.max(1, sorted.at(-1) ?? 1);
+  // Everything fits.
+  return sorted.at(-1) ?? 0;
 }
