@@ -16,6 +16,7 @@ import { TenantScopedLearning1796900000000 } from './migrations/1796900000000-te
 import { TenantToolState1796950000000 } from './migrations/1796950000000-tenant-tool-state.migration';
 import { PluginCode1797000000000 } from './migrations/1797000000000-plugin-code.migration';
 import { AttemptCodeHash1797100000000 } from './migrations/1797100000000-attempt-code-hash.migration';
+import { UsageExamplesByTenant1797200000000 } from './migrations/1797200000000-usage-examples-by-tenant.migration';
 import { PlanningSessionEntity } from './planning-session.entity';
 import { PluginEntity } from './plugin.entity';
 import { RoleEntity } from './role.entity';
@@ -54,6 +55,7 @@ export const REGISTRY_MIGRATIONS = [
   TenantToolState1796950000000,
   PluginCode1797000000000,
   AttemptCodeHash1797100000000,
+  UsageExamplesByTenant1797200000000,
 ];
 
 /** Binary columns are named per driver (`blob`, `bytea`), so the embedding cache has one entity each. */

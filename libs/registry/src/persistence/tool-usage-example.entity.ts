@@ -12,12 +12,13 @@ export const PLATFORM_EXAMPLES = '';
  */
 @Entity('tool_usage_examples')
 @Unique('uq_tool_usage_examples_tool_tenant_normalized', ['toolId', 'tenant', 'normalized'])
+// The bound's reads are per scope: a tenant's counts per tool, a tool's oldest within a tenant.
+@Index('ix_tool_usage_examples_tenant_tool_created', ['tenant', 'toolId', 'createdAt'])
 export class ToolUsageExampleEntity {
   /** Generated in code so SQLite and PostgreSQL need no uuid extension. */
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string = randomUUID();
 
-  @Index('ix_tool_usage_examples_tool_id')
   @Column({ name: 'tool_id', type: 'varchar', length: 200 })
   toolId!: string;
 

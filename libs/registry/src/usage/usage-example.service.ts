@@ -218,6 +218,9 @@ export class UsageExampleService {
    */
   private async applyBound(tx: EntityManager, fresh: readonly ToolUsageExampleEntity[], tenant: string): Promise<{ stored: number; fresh: Set<ToolUsageExampleEntity> }> {
     const repo = tx.getRepository(ToolUsageExampleEntity);
+    const dropped = { stored: 0, fresh: new Set<ToolUsageExampleEntity>() };
+    // The usual case, a scope under its bound, costs one count on the tenant's index.
+    if ((await repo.count({ where: { tenant } })) + fresh.length <= this.boundOf(tenant)) return dropped;
     const counts = await repo
       .createQueryBuilder('e')
       .select('e.tool_id', 'toolId')
@@ -235,7 +238,6 @@ export class UsageExampleService {
     const tools = [...new Set([...stored.keys(), ...written.keys()])];
     const total = (toolId: string) => (stored.get(toolId) ?? 0) + (written.get(toolId)?.length ?? 0);
     const level = usageLevel(tools.map(total), this.boundOf(tenant));
-    const dropped = { stored: 0, fresh: new Set<ToolUsageExampleEntity>() };
     for (const toolId of tools) {
       const over = total(toolId) - level;
       if (over <= 0) continue;

@@ -6,7 +6,9 @@ import { TenantScopedLearning1796900000000, UNATTRIBUTED_EXAMPLES } from './1796
 describe.each<DatabaseKind>(['sqlite', 'postgres'])('tenant-scoped learning migration on %s', (kind) => {
   it('gives each learned example to the tenants whose runs taught it, keeps imports platform-wide, and loses no row', async () => {
     const db = await testDatabase(kind);
-    const before = REGISTRY_MIGRATIONS.filter((m) => m !== TenantScopedLearning1796900000000);
+    // A database as it was just before this migration: the ones after it may build on its columns.
+    const at = REGISTRY_MIGRATIONS.indexOf(TenantScopedLearning1796900000000);
+    const before = REGISTRY_MIGRATIONS.slice(0, at);
     const old = new DataSource({ ...dataSourceOptions(db.options), migrations: before });
     await old.initialize();
     await old.runMigrations();
@@ -63,7 +65,7 @@ describe.each<DatabaseKind>(['sqlite', 'postgres'])('tenant-scoped learning migr
         'execution',
       ]),
     ).rejects.toThrow();
-    await migrated.undoLastMigration();
+    for (let undone = REGISTRY_MIGRATIONS.length; undone > at; undone--) await migrated.undoLastMigration();
     expect(((await migrated.query('SELECT query FROM tool_usage_examples')) as unknown[]).length).toBe(4);
     await migrated.destroy();
     await db.drop();
