@@ -404,7 +404,15 @@ describe('toolgate CLI', () => {
       'comp@5': 1,
       queries: 3,
       latency_ms: { p50: expect.any(Number), p95: expect.any(Number) },
+      funnel: { recall_k: 50, fusion_weights: { lexical: 1, semantic: 1 }, rerank_depth: 30, min_similarity: 0.25 },
     });
+    // It scores the funnel the server would run: the same TOOLGATE_* settings, checked the same way.
+    const tuned = runCli(['eval', 'retrieval', '--tools', tools, '--queries', queries, '--json'], { ...env, TOOLGATE_FUSION_WEIGHTS: '2,0.5', TOOLGATE_RECALL_K: '7', TOOLGATE_RERANK_DEPTH: '4' });
+    expect(tuned.status).toBe(0);
+    expect(JSON.parse(tuned.stdout)).toMatchObject({ funnel: { recall_k: 7, fusion_weights: { lexical: 2, semantic: 0.5 }, rerank_depth: 4 } });
+    const misweighted = runCli(['eval', 'retrieval', '--tools', tools, '--queries', queries], { ...env, TOOLGATE_FUSION_WEIGHTS: 'lexical' });
+    expect(misweighted.status).toBe(1);
+    expect(misweighted.stderr).toContain('TOOLGATE_FUSION_WEIGHTS');
     const bad = runCli(['eval', 'retrieval', '--tools', tools, '--queries', queries, '--driver', 'solr'], env);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('unknown driver "solr"');

@@ -1,4 +1,4 @@
-import { createRetriever, DEFAULT_COMPANIONS, DEFAULT_DECOMPOSITION, DEFAULT_FUNNEL, retrievalEnvSchema, retrievalOptionsFromEnv } from '@toolgate/retrieval';
+import { createRetriever, DEFAULT_COMPANIONS, DEFAULT_DECOMPOSITION, type FunnelOptions, retrievalEnvSchema, retrievalOptionsFromEnv } from '@toolgate/retrieval';
 import { evaluateRetrieval, type RetrievalEvalResult, readEvalQueries, readEvalTools, readToolGraph } from '@toolgate/retrieval/evaluation';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { type Command, InvalidArgumentError } from 'commander';
@@ -68,7 +68,7 @@ function progressBar(label: string): ((done: number, total: number) => void) | u
   };
 }
 
-function toJsonReport(result: RetrievalEvalResult, flags: Pick<EvalRetrievalFlags, 'driver' | 'companions'>): Record<string, unknown> {
+function toJsonReport(result: RetrievalEvalResult, flags: Pick<EvalRetrievalFlags, 'driver' | 'companions'>, funnel: FunnelOptions): Record<string, unknown> {
   return {
     ...result.metrics,
     queries: result.queries,
@@ -81,6 +81,8 @@ function toJsonReport(result: RetrievalEvalResult, flags: Pick<EvalRetrievalFlag
     decomposition: result.decomposition,
     companions: flags.companions,
     declared_companions: result.declaredCompanions,
+    // The funnel settings scored, as the server reads them (TOOLGATE_RECALL_K, _FUSION_WEIGHTS, _RERANK_DEPTH, _MIN_SIMILARITY).
+    funnel: { recall_k: funnel.recallK, fusion_weights: funnel.weights, rerank_depth: funnel.rerankDepth, min_similarity: funnel.minSimilarity },
     latency_ms: { p50: result.latencyMs.p50, p95: result.latencyMs.p95, mean: result.latencyMs.mean },
     index_ms: result.indexMs,
   };
@@ -117,13 +119,15 @@ async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
   const tools = flags.graph ? await readToolGraph(datasetPath(flags.graph, '--graph'), listed) : listed;
   const queries = await readEvalQueries(datasetPath(flags.queries, '--queries'), new Set(tools.map((t) => t.id)));
   const split = flags.split ?? queries[0].split;
-  // The server's driver settings (model folder and threads, LLM endpoint), with the flags' choices and a scratch index.
+  // The server's settings (model folder and threads, LLM endpoint, the funnel's TOOLGATE_* knobs), with the flags' choices and a scratch index.
+  const server = retrievalOptionsFromEnv(env);
+  const funnel: FunnelOptions = { ...server.funnel, decomposition: flags.decomposition === 'on' ? DEFAULT_DECOMPOSITION : null, companions: flags.companions === 'on' ? DEFAULT_COMPANIONS : null };
   const options = {
-    ...retrievalOptionsFromEnv(env),
+    ...server,
     driver: flags.driver,
     elasticsearch: esUrl ? { node: esUrl, indexPrefix: 'toolgate-eval' } : undefined,
     embedder: flags.embedder as 'local' | 'none' | 'hashing',
-    funnel: { ...DEFAULT_FUNNEL, decomposition: flags.decomposition === 'on' ? DEFAULT_DECOMPOSITION : null, companions: flags.companions === 'on' ? DEFAULT_COMPANIONS : null },
+    funnel,
     reranker: flags.reranker as 'feature' | 'llm' | 'none',
   };
   fetchLocalModelIfMissing(options);
@@ -139,7 +143,7 @@ async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
     onProgress: progressBar(`scoring ${split}`),
     onIndexProgress: progressBar(`embedding ${tools.length} tools`),
   }).finally(() => retriever.index.close());
-  if (flags.json) return printJson(toJsonReport(result, flags));
+  if (flags.json) return printJson(toJsonReport(result, flags, funnel));
   const pct = (v: number | undefined) => (v === undefined ? '-' : (100 * v).toFixed(1));
   process.stdout.write(
     `${result.queries} queries of split "${split}" over ${result.tools} tools (driver ${flags.driver}, embedder ${result.embedder}, reranker ${result.reranker}, decomposition ${result.decomposition}, companions ${flags.companions}${result.trainQueries ? `, ${result.trainQueries} training queries as usage examples` : ''})\n`,
