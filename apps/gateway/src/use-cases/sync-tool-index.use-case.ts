@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { CatalogService, UsageExampleService } from '@toolgate/registry';
 import { buildToolDocument, ToolRetriever, withLearnedQueries, withUsageQueries } from '@toolgate/retrieval';
-import { concatMap, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 
 const RETRY_MS = 5_000;
 
@@ -12,12 +12,20 @@ const RETRY_MS = 5_000;
 export type IndexSyncMode = 'follow' | 'on-demand';
 export const INDEX_SYNC_MODE = Symbol('INDEX_SYNC_MODE');
 
-/** Keeps the tool index equal to the catalog's active versions and their usage examples; runs after every catalog change. */
+/**
+ * Keeps the tool index equal to the catalog's active versions and their usage examples; runs after every
+ * catalog change. Changes that arrive while a sync runs are coalesced into one more sync after it: every
+ * sync reads the whole current state, so at most one sync runs and one waits, however many runs learn.
+ */
 @Injectable()
 export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('IndexSync');
   private subscription?: Subscription;
   private running: Promise<unknown> = Promise.resolve();
+  /** A sync is in flight (follow mode). */
+  private syncing = false;
+  /** A change arrived during the sync in flight: one more sync follows it. */
+  private changedSince = false;
   private synced = false;
   private retry?: NodeJS.Timeout;
 
@@ -30,14 +38,27 @@ export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     if (this.mode === 'on-demand') return;
-    // A failed sync (index down) is logged and retried until the index is back; the subscription lives on.
-    const syncOnce = () =>
-      (this.running = this.execute().catch((error: unknown) => {
-        this.logger.error({ err: error }, `index sync failed; retrying in ${RETRY_MS / 1000} s`);
-        clearTimeout(this.retry);
-        this.retry = setTimeout(() => this.catalog.notifyChanged(), RETRY_MS).unref();
-      }));
-    this.subscription = this.catalog.changes$.pipe(concatMap(syncOnce)).subscribe();
+    this.subscription = this.catalog.changes$.subscribe(() => this.follow());
+  }
+
+  private follow(): void {
+    if (this.syncing) {
+      this.changedSince = true;
+      return;
+    }
+    this.syncing = true;
+    this.running = (async () => {
+      do {
+        this.changedSince = false;
+        await this.execute().catch((error: unknown) => {
+          // A failed sync (index down) is logged and retried until the index is back; following goes on.
+          this.logger.error({ err: error }, `index sync failed; retrying in ${RETRY_MS / 1000} s`);
+          clearTimeout(this.retry);
+          this.retry = setTimeout(() => this.catalog.notifyChanged(), RETRY_MS).unref();
+        });
+      } while (this.changedSince && this.subscription && !this.subscription.closed);
+      this.syncing = false;
+    })();
   }
 
   /** Lets a sync in flight finish: the index and the database close right after this. */
@@ -53,6 +74,7 @@ export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
   }
 
   async execute(): Promise<{ indexed: number; removed: number }> {
+    const started = performance.now();
     const tools = this.catalog.activeTools();
     const ids = tools.map((t) => t.id);
     const [examples, learned] = await Promise.all([this.usage.examplesFor(ids), this.usage.learnedFor(ids)]);
@@ -71,7 +93,7 @@ export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
     await this.retriever.indexTools(docs);
     await index.remove(stale);
     this.synced = true;
-    this.logger.log({ indexed: docs.length, removed: stale.length, driver: index.driver, embedder: this.retriever.model }, 'tool index synced');
+    this.logger.log({ indexed: docs.length, removed: stale.length, driver: index.driver, embedder: this.retriever.model, durationMs: Math.round(performance.now() - started) }, 'tool index synced');
     return { indexed: docs.length, removed: stale.length };
   }
 }
