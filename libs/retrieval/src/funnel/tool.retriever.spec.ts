@@ -100,6 +100,31 @@ describe('ToolRetriever', () => {
     expect(counting.embedded).toBe(3 + 1);
   });
 
+  it.each([
+    ['with vectors', () => new CountingEmbedder()],
+    ['lexical only', () => null],
+  ])('re-indexes only the documents that changed since it put them in (%s), and any the index lost', async (_, embedder) => {
+    const index = new EmbeddedToolIndex();
+    const retriever = new ToolRetriever(index, embedder());
+    const upserts = jest.spyOn(index, 'upsert');
+    await retriever.indexTools(docs);
+    const upserted = () => upserts.mock.calls.flatMap(([tools]) => tools.map((t) => t.doc.id));
+    upserts.mockClear();
+    // One tool learned one query: only that tool goes in again, and is found by it.
+    const learned = { ...docs[1], usageQueries: ['how is ACME trading'] };
+    await retriever.indexTools([docs[0], learned]);
+    expect(upserted()).toEqual(['stocks']);
+    expect((await retriever.search('how is ACME trading', 1, everything)).hits.map((h) => h.id)).toEqual(['stocks']);
+    upserts.mockClear();
+    await retriever.indexTools([docs[0], learned]);
+    expect(upserted()).toEqual([]);
+    // A document removed from the index behind the retriever's back goes in again, unchanged or not.
+    await index.remove(['weather']);
+    await retriever.indexTools([docs[0], learned]);
+    expect([...new Set(upserted())]).toEqual(['weather']);
+    expect((await retriever.search('will it rain tomorrow', 1, everything)).hits.map((h) => h.id)).toEqual(['weather']);
+  });
+
   it('reports indexing progress batch by batch', async () => {
     const many = Array.from({ length: 70 }, (_, i) => doc(`tool-${i}`, `tool number ${i}`));
     const progress: [number, number][] = [];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { splitIdentifiers } from '../documents/text.tokenizer';
@@ -87,6 +88,9 @@ const VECTOR_BATCH_DOCS = 32;
 
 const tracer = trace.getTracer('toolgate.retrieval');
 
+/** A document's content and the vector space it went in with: equal means there is nothing to re-index. */
+const fingerprint = (doc: ToolDocument, model: string): string => createHash('sha256').update(model).update('\n').update(JSON.stringify(doc)).digest('base64');
+
 /** The model name an index records when it holds no vectors. */
 export const LEXICAL_ONLY = 'lexical-only';
 
@@ -126,6 +130,8 @@ export class ToolRetriever {
   private companions = CompanionGraph.fromDocuments([]);
   /** Documents searchable by BM25 only until their vectors are in (new to the index during an indexing). */
   private readonly pendingVectors = new Set<string>();
+  /** What each document was when this retriever last put it in with its vectors (or its words, without an embedder). */
+  private readonly indexedAs = new Map<string, string>();
   /** True once an indexing has put every document in lexically. */
   private searchable = false;
   private readonly warmthListeners = new Set<() => void>();
@@ -143,7 +149,8 @@ export class ToolRetriever {
    * Embeds each document (description, every example or usage query, each tenant's learned queries) and
    * upserts it. Documents new to the index go in lexically first, so they are searchable at once, and
    * get their vectors in batches, theirs before the others' (`warmup` reports how far it is;
-   * `onProgress` hears of each batch).
+   * `onProgress` hears of each batch). A document this retriever already put in, unchanged since, is
+   * left as it is: a sync after one tool learned one query re-embeds and re-indexes that tool only.
    */
   async indexTools(docs: ToolDocument[], onProgress?: (withVectors: number, total: number) => void): Promise<void> {
     for (const doc of docs) this.documents.set(doc.id, doc);
@@ -153,11 +160,17 @@ export class ToolRetriever {
     if (companions) this.companions = CompanionGraph.fromDocuments(docs, companions);
     const wanted = new Set(docs.map((doc) => doc.id));
     for (const id of this.pendingVectors) if (!wanted.has(id)) this.pendingVectors.delete(id);
+    for (const id of this.indexedAs.keys()) if (!wanted.has(id)) this.indexedAs.delete(id);
     const { embedder } = this;
-    // Without an embedder every document is lexical-only, so every one goes in by its words alone.
-    const present = new Set(embedder ? await this.index.ids() : []);
-    const fresh = docs.filter((doc) => !present.has(doc.id));
-    if (fresh.length > 0 || !embedder) {
+    const present = new Set(await this.index.ids());
+    const fingerprints = new Map(docs.map((doc) => [doc.id, fingerprint(doc, this.model)]));
+    const changed = docs.filter((doc) => !present.has(doc.id) || this.indexedAs.get(doc.id) !== fingerprints.get(doc.id));
+    const done = (batch: ToolDocument[]) => {
+      for (const doc of batch) this.indexedAs.set(doc.id, fingerprints.get(doc.id) as string);
+    };
+    // Without an embedder every document is lexical-only, so every changed one goes in by its words alone.
+    const fresh = embedder ? changed.filter((doc) => !present.has(doc.id)) : changed;
+    if (fresh.length > 0) {
       await this.index.upsert(
         fresh.map((doc) => ({ doc, vectors: [] })),
         this.model,
@@ -167,11 +180,12 @@ export class ToolRetriever {
       this.searchable = true;
       if (embedder) for (const doc of fresh) this.pendingVectors.add(doc.id);
     });
-    if (!embedder) return;
-    const ordered = fresh.length === 0 ? docs : [...fresh, ...docs.filter((doc) => present.has(doc.id))];
+    if (!embedder) return done(fresh);
+    const ordered = [...fresh, ...changed.filter((doc) => present.has(doc.id))];
     for (let start = 0; start < ordered.length; start += VECTOR_BATCH_DOCS) {
       const batch = ordered.slice(start, start + VECTOR_BATCH_DOCS);
       await this.index.upsert(await this.withVectors(batch, embedder), embedder.model);
+      done(batch);
       this.warmed(() => {
         for (const doc of batch) this.pendingVectors.delete(doc.id);
       });
