@@ -87,6 +87,31 @@ describe('CachedEmbedder', () => {
     expect(inner.calls).toBe(2);
   });
 
+  it('embeds a text that concurrent calls ask for once, and gives each the same vector', async () => {
+    const inner = new CountingEmbedder();
+    const cached = new CachedEmbedder(inner);
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => cached.embed(['candidate tool text', `request ${i % 5}`], 'document')));
+    expect(inner.embedded.filter((t) => t === 'candidate tool text')).toHaveLength(1);
+    expect(new Set(inner.embedded).size).toBe(inner.embedded.length);
+    for (const [shared] of results) expect(shared).toBe(results[0][0]);
+    expect(results[7][1]).toBe(results[2][1]);
+  });
+
+  it('fails every call that shared a failed embedding, and embeds the text again on the next call', async () => {
+    const inner = new CountingEmbedder();
+    const cached = new CachedEmbedder(inner);
+    let release!: () => void;
+    const embed = jest.spyOn(inner, 'embed').mockImplementationOnce(() => new Promise((_, reject) => (release = () => reject(new Error('model worker died')))));
+    const first = cached.embed(['a'], 'query');
+    const second = cached.embed(['a'], 'query');
+    release();
+    await expect(first).rejects.toThrow('model worker died');
+    await expect(second).rejects.toThrow('model worker died');
+    expect(embed).toHaveBeenCalledTimes(1);
+    expect(await cached.embed(['a'], 'query')).toHaveLength(1);
+    expect(embed).toHaveBeenCalledTimes(2);
+  });
+
   it('closes the embedder it wraps', async () => {
     const inner = new CountingEmbedder();
     const close = jest.spyOn(inner, 'close');

@@ -13,6 +13,8 @@ import type { EmbeddingStore } from './embedding-store.port';
 export class CachedEmbedder extends Embedder {
   override readonly languages: readonly string[] | undefined;
   private readonly cache = new Map<string, Float32Array>();
+  /** Texts being embedded now, by key: a concurrent call for the same text shares the one computation. */
+  private readonly inFlight = new Map<string, Promise<Float32Array>>();
   /** Set once the store holds no other model's vectors: it never mixes models or keeps an old model's rows. */
   private retained?: Promise<number>;
 
@@ -59,8 +61,44 @@ export class CachedEmbedder extends Embedder {
       const vector = this.cache.get(key);
       if (vector) found.set(key, vector);
     }
-    let missing = [...textOf.keys()].filter((key) => !found.has(key));
+    // A text another call is already embedding is awaited, not embedded again: fifty plans that start
+    // together ask for the same candidates' texts.
+    const shared = new Map<string, Promise<Float32Array>>();
+    const own: string[] = [];
+    for (const key of textOf.keys()) {
+      if (found.has(key)) continue;
+      const pending = this.inFlight.get(key);
+      if (pending) shared.set(key, pending);
+      else own.push(key);
+    }
     if (found.size > 0) embeddingCacheLookups.inc({ kind, result: 'memory' }, found.size);
+    if (shared.size > 0) embeddingCacheLookups.inc({ kind, result: 'shared' }, shared.size);
+    const settle = new Map<string, { resolve: (vector: Float32Array) => void; reject: (error: unknown) => void }>();
+    for (const key of own) {
+      const pending = new Promise<Float32Array>((resolve, reject) => settle.set(key, { resolve, reject }));
+      // Only the calls that share it await it; an unshared failure is this call's own to throw.
+      pending.catch(() => undefined);
+      this.inFlight.set(key, pending);
+    }
+    try {
+      await this.embedOwn(own, textOf, kind, found, (key, vector) => settle.get(key)?.resolve(vector));
+    } catch (error) {
+      for (const key of own) settle.get(key)?.reject(error);
+      throw error;
+    } finally {
+      for (const key of own) this.inFlight.delete(key);
+    }
+    for (const [key, pending] of shared) found.set(key, await pending);
+    return keys.map((key) => {
+      const vector = found.get(key) as Float32Array;
+      this.remember(key, vector);
+      return vector;
+    });
+  }
+
+  /** Memory missed these: the store (documents), then the model in batches; each vector is handed to `done` as soon as it is known. */
+  private async embedOwn(own: string[], textOf: Map<string, string>, kind: EmbeddingKind, found: Map<string, Float32Array>, done: (key: string, vector: Float32Array) => void): Promise<void> {
+    let missing = own;
     const store = kind === 'document' ? this.store : undefined;
     if (store && missing.length > 0) {
       this.retained ??= store.retainOnly(this.model).catch((error: unknown) => {
@@ -69,7 +107,10 @@ export class CachedEmbedder extends Embedder {
       });
       await this.retained;
       const stored = await store.load(this.model, missing);
-      for (const [key, vector] of stored) found.set(key, vector);
+      for (const [key, vector] of stored) {
+        found.set(key, vector);
+        done(key, vector);
+      }
       missing = missing.filter((key) => !stored.has(key));
       if (stored.size > 0) embeddingCacheLookups.inc({ kind, result: 'store' }, stored.size);
     }
@@ -80,18 +121,16 @@ export class CachedEmbedder extends Embedder {
         batch.map((key) => textOf.get(key) as string),
         kind,
       );
-      for (const [i, key] of batch.entries()) found.set(key, vectors[i]);
+      for (const [i, key] of batch.entries()) {
+        found.set(key, vectors[i]);
+        done(key, vectors[i]);
+      }
       // Saved batch by batch: an interrupted first sync of a large catalog keeps what it embedded.
       await store?.save(
         this.model,
         batch.map((key, i) => ({ key, vector: vectors[i] })),
       );
     }
-    return keys.map((key) => {
-      const vector = found.get(key) as Float32Array;
-      this.remember(key, vector);
-      return vector;
-    });
   }
 
   override close(): Promise<void> {
