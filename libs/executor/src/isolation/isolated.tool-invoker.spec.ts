@@ -31,6 +31,8 @@ const CHAOS = `exports.tools = [
   ${tool('sneakyHttp', "(args) => new Promise((resolve, reject) => require('node:http').get(args.url, (res) => { res.resume(); resolve({ status: res.statusCode }); }).on('error', reject))")},
   ${tool('fetcher', 'async (args) => { const r = await fetch(args.url); return { status: r.status, body: await r.text() }; }', "permissions: { scopes: ['net:fetch'], risk: 'read' },")},
   ${tool('probe', 'async () => ({})', 'healthCheck: async () => ({ healthy: false, detail: "upstream down" }),')},
+  ${tool('pid', 'async () => ({ pid: process.pid })')},
+  ${tool('slowPid', 'async () => { await new Promise((r) => setTimeout(r, 400)); return { pid: process.pid }; }')},
 ];`;
 
 /** A package whose module takes longer to load than its tool's timeout (heavy dependencies do that). */
@@ -121,6 +123,12 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** As the runner calls it: a worker is reserved first (start-up outside the timeout), then the call runs on it. */
+async function prepared(target: IsolatedToolInvoker, invocation: Invocation): Promise<unknown> {
+  await target.prepare(invocation, invocation.signal);
+  return target.invoke(invocation);
+}
+
 describe('IsolatedToolInvoker', () => {
   it('runs a tool in a worker process with its ctx (callId, idempotency key, principal) and forwards logs and span attributes', async () => {
     const logged = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
@@ -135,6 +143,34 @@ describe('IsolatedToolInvoker', () => {
     } finally {
       logged.mockRestore();
     }
+  });
+
+  describe('pool growth', () => {
+    const chaosEntry = () => join(root, 'chaos', 'index.js');
+    let wide: IsolatedToolInvoker;
+    beforeEach(() => {
+      wide = new IsolatedToolInvoker(catalog, { ...DEFAULT_ISOLATION_OPTIONS, heapMb: 32, poolSize: 4, killGraceMs: 50, netHosts: [] });
+    });
+    afterEach(() => wide.close());
+
+    it('waits before it grows: a burst of short calls is served by the worker it has, and starts no process', async () => {
+      await wide.close();
+      // A bound no loaded CI machine reaches for twelve short calls: what is tested is that growth waits.
+      wide = new IsolatedToolInvoker(catalog, { ...DEFAULT_ISOLATION_OPTIONS, heapMb: 32, poolSize: 4, killGraceMs: 50, netHosts: [], growAfterMs: 10_000 });
+      await prepared(wide, call('chaos/pid'));
+      const outputs = (await Promise.all(Array.from({ length: 12 }, () => prepared(wide, call('chaos/pid'))))) as { pid: number }[];
+      expect(new Set(outputs.map((o) => o.pid)).size).toBe(1);
+      expect(wide.workerCounts()[chaosEntry()]).toBe(1);
+    });
+
+    it('grows, one start at a time and up to its size, while calls keep every worker busy', async () => {
+      await prepared(wide, call('chaos/pid'));
+      const outputs = (await Promise.all(Array.from({ length: 8 }, () => prepared(wide, call('chaos/slowPid'))))) as { pid: number }[];
+      const pids = new Set(outputs.map((o) => o.pid));
+      expect(pids.size).toBeGreaterThan(1);
+      expect(pids.size).toBeLessThanOrEqual(4);
+      expect(wide.workerCounts()[chaosEntry()]).toBe(pids.size);
+    });
   });
 
   it('turns a plugin that throws into TOOL_FAILED with its message, and keeps a typed error typed', async () => {

@@ -49,15 +49,29 @@ export class SpareWorkers {
   }
 }
 
+/** How long calls wait for a busy pool before it starts another worker: short calls drain a queue sooner than a process starts. */
+const GROW_AFTER_MS = 100;
+
 /**
  * Workers of one plugin package version for one tenant and profile: at most `poolSize` processes, each running one call at a time;
  * further calls wait (the bulkhead in front bounds how many). A worker that is terminated (timeout,
  * abort ignored, out of memory, crash) is replaced on demand; the others keep serving.
+ *
+ * The pool grows one start at a time, in the background, and only for a queue that does not drain: a
+ * call that finds every worker busy waits for whichever frees first, and a worker is started only when
+ * calls have waited `growAfterMs` (default 100 ms). A start costs a process and a module load (hundreds of ms of CPU);
+ * a burst of short calls on a cold pool would otherwise start `poolSize` processes at once and starve
+ * the very calls they were started for.
  */
 export class PluginWorkerPool {
   private readonly idleWorkers: PluginWorker[] = [];
   private readonly workers = new Set<PluginWorker>();
   private readonly waiters: { grant: (worker: PluginWorker) => void; fail: (error: ToolgateError) => void }[] = [];
+  /** Workers started in the background that have not loaded their first tool yet. */
+  private readonly starting = new Set<PluginWorker>();
+  /** What the last reservation loaded: what a worker started in the background loads, to be ready when it joins. */
+  private lastLoad?: { load: LoadRequest; sinks: CallSinks };
+  private growTimer?: NodeJS.Timeout;
   private closed = false;
   /** Retired: calls already running or waiting finish, then every worker stops; no new call comes. */
   private retiring = false;
@@ -88,6 +102,7 @@ export class PluginWorkerPool {
    * are busy; the worker is the caller's until it runs the call (`callOn`) or is given back.
    */
   async reserve(load: LoadRequest, signal: AbortSignal, sinks: CallSinks): Promise<PluginWorker> {
+    this.lastLoad = { load, sinks };
     const worker = await this.acquire(signal, load.tool);
     try {
       if (signal.aborted) throw new ToolgateError(ErrorCode.CANCELLED, `call of ${load.tool} cancelled before it started`, [], { cause: signal.reason });
@@ -117,6 +132,7 @@ export class PluginWorkerPool {
 
   async close(reason = new ToolgateError(ErrorCode.CANCELLED, 'the executor shut down before the call finished')): Promise<void> {
     this.closed = true;
+    clearTimeout(this.growTimer);
     for (const waiter of this.waiters.splice(0)) waiter.fail(reason);
     await Promise.all([...this.workers].map((w) => w.stop(reason)));
   }
@@ -126,7 +142,8 @@ export class PluginWorkerPool {
     if (signal.aborted) return Promise.reject(new ToolgateError(ErrorCode.CANCELLED, `call of ${tool} cancelled before it started`, [], { cause: signal.reason }));
     const idle = this.idleWorkers.pop();
     if (idle) return Promise.resolve(idle);
-    if (this.workers.size < this.options.poolSize) return Promise.resolve(this.spawn());
+    // The first worker is the caller's own; after it, a reservation grows the pool in the background (above).
+    if (this.workers.size === 0 || (this.workers.size < this.options.poolSize && !this.lastLoad)) return Promise.resolve(this.spawn());
     return new Promise((resolve, reject) => {
       const waiter = {
         grant: (worker: PluginWorker) => {
@@ -144,10 +161,15 @@ export class PluginWorkerPool {
       };
       signal.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
+      this.growSoon();
     });
   }
 
   private spawn(): PluginWorker {
+    return this.spawned().worker;
+  }
+
+  private spawned(): { worker: PluginWorker; spare: boolean } {
     const events: WorkerEvents = { free: (w) => this.freed(w), exited: (w) => this.exited(w) };
     const spare = this.spares?.take();
     if (spare) {
@@ -156,7 +178,34 @@ export class PluginWorkerPool {
     }
     const worker = spare ?? new PluginWorker(this.profile, this.options, events);
     this.workers.add(worker);
-    return worker;
+    return { worker, spare: spare !== undefined };
+  }
+
+  /** Grows the pool if calls are still waiting `growAfterMs` from now. */
+  private growSoon(): void {
+    if (this.growTimer || !this.lastLoad) return;
+    this.growTimer = setTimeout(() => {
+      this.growTimer = undefined;
+      if (this.waiters.length > 0) this.grow();
+    }, this.options.growAfterMs ?? GROW_AFTER_MS);
+    this.growTimer.unref();
+  }
+
+  /**
+   * Starts one more worker when every one is busy, none is starting and the pool is not full; it loads
+   * the last reserved tool and then joins as free (serving the first waiter). A spare joins at once.
+   */
+  private grow(): void {
+    const last = this.lastLoad;
+    if (!last || this.closed || this.retiring || this.starting.size > 0 || this.workers.size >= this.options.poolSize) return;
+    const { worker, spare } = this.spawned();
+    if (spare) {
+      this.freed(worker);
+      return;
+    }
+    this.starting.add(worker);
+    // Not any caller's call: no caller's abort ends it. Its answer frees the worker (or its exit removes it).
+    worker.call(last.load, new AbortController().signal, last.sinks).catch(() => undefined);
   }
 
   /** Stops idle workers now and the others as soon as their call (and any call waiting) ends. */
@@ -167,9 +216,11 @@ export class PluginWorkerPool {
   }
 
   private freed(worker: PluginWorker): void {
+    this.starting.delete(worker);
     const waiter = this.waiters.shift();
     if (waiter) {
       waiter.grant(worker);
+      if (this.waiters.length > 0) this.growSoon();
       return;
     }
     if (this.retiring) {
@@ -182,6 +233,7 @@ export class PluginWorkerPool {
 
   private exited(worker: PluginWorker): void {
     this.workers.delete(worker);
+    this.starting.delete(worker);
     const at = this.idleWorkers.indexOf(worker);
     if (at >= 0) this.idleWorkers.splice(at, 1);
     const waiter = this.waiters.shift();

@@ -76,6 +76,8 @@ export interface IsolationOptions {
   warmAtBoot: boolean;
   /** Host globs for `net:fetch` tools; empty = no host restriction beyond the plugin's own. */
   netHosts: string[];
+  /** How long calls wait for a busy pool before it starts another worker (default `GROW_AFTER_MS`). */
+  growAfterMs?: number;
 }
 
 export interface HealthOptions {
