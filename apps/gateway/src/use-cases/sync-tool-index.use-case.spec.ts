@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@nestjs/common';
 import type { CatalogService, ToolView, UsageExampleService } from '@toolgate/registry';
 import { createRetriever, type ToolRetriever } from '@toolgate/retrieval';
@@ -68,6 +69,27 @@ describe('SyncToolIndexUseCase', () => {
     gates.shift()?.();
     await sync.onModuleDestroy();
     expect(sync.ready).toBe(true);
+  });
+
+  it("syncs outside the context of the request whose change set it off (its logs and spans are not that caller's)", async () => {
+    const { changes, sync, started, gates, settle } = await setup();
+    const request = new AsyncLocalStorage<{ requestId: string }>();
+    const seen: unknown[] = [];
+    const held = started.getMockImplementation();
+    started.mockImplementation(async (docs) => {
+      seen.push(request.getStore());
+      return held?.(docs);
+    });
+    sync.onModuleInit();
+    request.run({ requestId: 'runTask-1' }, () => changes.next());
+    await settle();
+    request.run({ requestId: 'runTask-2' }, () => changes.next());
+    gates.shift()?.();
+    await settle();
+    await settle();
+    gates.shift()?.();
+    await sync.onModuleDestroy();
+    expect(seen).toEqual([undefined, undefined]);
   });
 
   it('keeps following after a failed sync, and retries it', async () => {

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { CatalogService, UsageExampleService } from '@toolgate/registry';
 import { buildToolDocument, ToolRetriever, withLearnedQueries, withUsageQueries } from '@toolgate/retrieval';
@@ -38,7 +39,10 @@ export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     if (this.mode === 'on-demand') return;
-    this.subscription = this.catalog.changes$.subscribe(() => this.follow());
+    // Syncs run in the context of the server's start, not of the request whose change set one off: its
+    // log lines and spans are the index's, not that caller's (the request id, the trace of its runTask).
+    const own = new AsyncResource('toolgate.index-sync');
+    this.subscription = this.catalog.changes$.subscribe(() => own.runInAsyncScope(() => this.follow()));
   }
 
   private follow(): void {
