@@ -59,9 +59,9 @@ const GROW_AFTER_MS = 100;
  *
  * The pool grows one start at a time, in the background, and only for a queue that does not drain: a
  * call that finds every worker busy waits for whichever frees first, and a worker is started only when
- * calls have waited `growAfterMs` (default 100 ms). A start costs a process and a module load (hundreds of ms of CPU);
- * a burst of short calls on a cold pool would otherwise start `poolSize` processes at once and starve
- * the very calls they were started for.
+ * calls have waited `growAfterMs` (default 100 ms). A start costs a process and a module load (hundreds
+ * of ms of CPU); a burst of short calls on a cold pool would otherwise start `poolSize` processes at
+ * once and starve the very calls they were started for.
  */
 export class PluginWorkerPool {
   private readonly idleWorkers: PluginWorker[] = [];
