@@ -1,10 +1,11 @@
 /**
  * Load run against the built server on 127.0.0.1 with two tenants (issue 10): 50 connections for
  * 30 s of `searchTools` with distinct queries, then, on a fresh server, 50 connections for 30 s of
- * `runTask`. Prints one JSON object (req/s, p50/p99, errors, RSS before/after, breakers opened) and
- * keeps it in bench/load/results/. Usage: npm run bench:load [-- --duration 30 --connections 50 --bm25]
+ * `runTask`, then a learning burst (`learningBurst`). Prints one JSON object (req/s, p50/p99, errors,
+ * RSS before/after, breakers opened, the burst's index syncs) and keeps it in bench/load/results/.
+ * Usage: npm run bench:load [-- --duration 30 --connections 50 --bm25 --learning-only]
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +40,8 @@ const option = (name: string, fallback: number) => {
 const DURATION_S = option('duration', 30);
 const CONNECTIONS = option('connections', 50);
 const BM25_ONLY = args.includes('--bm25');
+/** Only the learning phase (printed, not kept): for comparing index-sync changes quickly. */
+const LEARNING_ONLY = args.includes('--learning-only');
 
 /** Phrasings × subjects: every request asks something a little different, so nothing is answered from one cached query. */
 const VERBS = ['convert', 'how many', 'calculate', 'what is', 'turn', 'express', 'compute', 'change', 'show', 'find'];
@@ -60,13 +63,15 @@ const TASKS = ['convert 5 km to miles', 'convert 20 celsius to fahrenheit', 'cal
 interface Server {
   url: string;
   pid: number;
+  /** 'tool index synced' lines the server has logged so far. */
+  syncs(): number;
   stop(): Promise<void>;
 }
 
-async function startServer(work: string): Promise<Server> {
+function serverEnv(work: string): NodeJS.ProcessEnv {
   const policyFile = join(work, 'toolgate.config.yaml');
   writeFileSync(policyFile, POLICY);
-  const env: NodeJS.ProcessEnv = {
+  return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     ...(process.env.TOOLGATE_MODEL_DIR ? { TOOLGATE_MODEL_DIR: process.env.TOOLGATE_MODEL_DIR } : {}),
@@ -81,12 +86,18 @@ async function startServer(work: string): Promise<Server> {
     TOOLGATE_RATE_LIMIT_PER_MINUTE: '0',
     ...(BM25_ONLY ? { TOOLGATE_EMBEDDER: 'none' } : {}),
   };
+}
+
+async function startServer(work: string): Promise<Server> {
+  const env = serverEnv(work);
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'apps', 'gateway', 'bin', 'toolgate.js'), 'serve'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  let syncs = 0;
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server not up within 120 s:\n${output}`)), 120_000);
     let listening = false;
     const onData = (chunk: Buffer) => {
+      syncs += chunk.toString().split('tool index synced').length - 1;
       if (listening) return;
       output += chunk.toString();
       const line = output.split('\n').find((l) => l.includes('Toolgate listening'));
@@ -110,6 +121,7 @@ async function startServer(work: string): Promise<Server> {
   return {
     url,
     pid: child.pid as number,
+    syncs: () => syncs,
     stop: () =>
       new Promise((done) => {
         if (child.exitCode !== null) return done();
@@ -204,11 +216,83 @@ async function freshProcessCost(): Promise<Record<string, number>> {
   return costs;
 }
 
+/** The learning phase: a catalog that has learned a lot (so each index sync has work), then a burst of runs that each teach it more. */
+const LEARNED_EXAMPLES = 20_000;
+const LEARNING_RUNS = 30;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * On a fresh server holding LEARNED_EXAMPLES imported usage examples, LEARNING_RUNS concurrent runTask
+ * calls that each learn a new example: how many index syncs they cost, how long the index takes to
+ * settle after them, and what one caller's searchTools meanwhile sees.
+ */
+async function learningBurst(work: string) {
+  const file = join(work, 'examples.jsonl');
+  const tools = ['units/convert', 'currency/convert', 'calculator/evaluate', 'datetime/resolve-date'];
+  const examples = Array.from({ length: LEARNED_EXAMPLES }, (_, i) =>
+    JSON.stringify({ query: `past request ${i}: ${VERBS[i % VERBS.length]} ${SUBJECTS[i % SUBJECTS.length]}`, tool: tools[i % tools.length] }),
+  );
+  writeFileSync(file, examples.join('\n'));
+  execFileSync(process.execPath, [join(ROOT, 'apps', 'gateway', 'bin', 'toolgate.js'), 'examples', 'import', file, '--json', '--key', KEYS.platform], {
+    cwd: work,
+    env: serverEnv(work),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const server = await startServer(work);
+  try {
+    const syncsBefore = server.syncs();
+    const started = performance.now();
+    let searching = true;
+    const searchMs: number[] = [];
+    const searcher = (async () => {
+      while (searching) {
+        const at = performance.now();
+        await graphql(server.url, KEYS.acme, '{ searchTools(input: { query: "convert miles to km", k: 3 }) { tool { id } } }').catch(() => undefined);
+        searchMs.push(performance.now() - at);
+        await sleep(100);
+      }
+    })();
+    type Ran = { runTask: { status: string } } | undefined;
+    const runs = await Promise.all(
+      Array.from({ length: LEARNING_RUNS }, (_, i) =>
+        // A run the server dropped (connection reset) counts as not succeeded; the phase goes on.
+        graphql<Ran>(server.url, i % 2 ? KEYS.acme : KEYS.globex, `mutation { runTask(task: { text: ${JSON.stringify(`convert ${i + 2} miles to kilometers`)} }) { status } }`).catch(() => undefined),
+      ),
+    );
+    const runsDoneMs = performance.now() - started;
+    // Settled: no index sync for 2 s.
+    let seen = server.syncs();
+    let lastSyncAt = performance.now();
+    while (performance.now() - lastSyncAt < 2000) {
+      await sleep(50);
+      if (server.syncs() !== seen) {
+        seen = server.syncs();
+        lastSyncAt = performance.now();
+      }
+    }
+    searching = false;
+    await searcher;
+    searchMs.sort((a, b) => a - b);
+    return {
+      examples: LEARNED_EXAMPLES,
+      runs: LEARNING_RUNS,
+      succeeded: runs.filter((r) => r?.runTask.status === 'SUCCEEDED').length,
+      runsDoneMs: Math.round(runsDoneMs),
+      indexSyncs: seen - syncsBefore,
+      settledAfterRunsMs: Math.max(0, Math.round(lastSyncAt - started - runsDoneMs)),
+      searchMs: { n: searchMs.length, p50: Math.round(searchMs[searchMs.length >> 1]), max: Math.round(searchMs[searchMs.length - 1]) },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'toolgate-load-'));
   const phases = [];
+  let learning: Awaited<ReturnType<typeof learningBurst>> | undefined;
   try {
-    for (const phase of ['searchTools', 'runTask'] as const) {
+    for (const phase of LEARNING_ONLY ? [] : (['searchTools', 'runTask'] as const)) {
       const dir = join(work, phase);
       mkdirSync(dir, { recursive: true });
       const server = await startServer(dir);
@@ -232,8 +316,15 @@ async function main(): Promise<void> {
         await server.stop();
       }
     }
+    const dir = join(work, 'learning');
+    mkdirSync(dir, { recursive: true });
+    learning = await learningBurst(dir);
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+  if (LEARNING_ONLY) {
+    process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), learning })}\n`);
+    return;
   }
   const freshProcessPerCallMs = await freshProcessCost();
   const result = {
@@ -244,6 +335,7 @@ async function main(): Promise<void> {
     durationS: DURATION_S,
     embedder: BM25_ONLY ? 'none (BM25 only)' : 'default',
     phases,
+    learning,
     freshProcessPerCallMs,
   };
   const out = join(ROOT, 'bench', 'load', 'results');
