@@ -128,7 +128,6 @@ export class UsageExampleService {
   async learnedFor(toolIds: readonly string[]): Promise<Map<string, Map<string, string[]>>> {
     const byTool = new Map<string, Map<string, string[]>>();
     for (const row of await this.rowsOf(toolIds, null)) {
-      if (row.tenant === PLATFORM_EXAMPLES) continue;
       const byTenant = byTool.get(row.toolId) ?? new Map<string, string[]>();
       byTool.set(row.toolId, byTenant);
       const queries = byTenant.get(row.tenant);
@@ -147,17 +146,26 @@ export class UsageExampleService {
     return rows.map(({ toolId, tenant, query, source, createdAt }) => ({ toolId, tenant: tenant === PLATFORM_EXAMPLES ? null : tenant, query, source, createdAt }));
   }
 
-  /** The rows of these tools in one scope (null: every scope), oldest write first. */
-  private async rowsOf(toolIds: readonly string[], tenant: string | null): Promise<Pick<ToolUsageExampleEntity, 'toolId' | 'tenant' | 'query'>[]> {
-    const rows: Pick<ToolUsageExampleEntity, 'toolId' | 'tenant' | 'query'>[] = [];
+  /**
+   * The rows of these tools in one scope (null: what every tenant learned, no platform row), oldest write
+   * first. Raw rows, not entities: every index sync reads them all, and hydrating tens of thousands of
+   * entities cost more than the query.
+   */
+  private async rowsOf(toolIds: readonly string[], tenant: string | null): Promise<{ toolId: string; tenant: string; query: string }[]> {
+    const rows: { toolId: string; tenant: string; query: string }[] = [];
     for (const ids of chunks([...new Set(toolIds)])) {
-      rows.push(
-        ...(await this.dataSource.getRepository(ToolUsageExampleEntity).find({
-          select: { toolId: true, tenant: true, query: true },
-          where: { toolId: In(ids), ...(tenant === null ? {} : { tenant }) },
-          order: { createdAt: 'ASC', id: 'ASC' },
-        })),
-      );
+      const query = this.dataSource
+        .getRepository(ToolUsageExampleEntity)
+        .createQueryBuilder('e')
+        .select('e.tool_id', 'toolId')
+        .addSelect('e.tenant', 'tenant')
+        .addSelect('e.query', 'query')
+        .where({ toolId: In(ids) })
+        .orderBy('e.created_at', 'ASC')
+        .addOrderBy('e.id', 'ASC');
+      if (tenant === null) query.andWhere('e.tenant <> :platform', { platform: PLATFORM_EXAMPLES });
+      else query.andWhere('e.tenant = :tenant', { tenant });
+      rows.push(...(await query.getRawMany<{ toolId: string; tenant: string; query: string }>()));
     }
     return rows;
   }
