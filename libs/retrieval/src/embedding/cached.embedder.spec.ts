@@ -97,6 +97,17 @@ describe('CachedEmbedder', () => {
     expect(results[7][1]).toBe(results[2][1]);
   });
 
+  it('embeds a request with its parts once for concurrent callers', async () => {
+    const inner = new CountingEmbedder();
+    const cached = new CachedEmbedder(inner);
+    const results = await Promise.all(Array.from({ length: 20 }, () => cached.embedWithParts('a and b', ['a', 'b'], 'query')));
+    expect(inner.calls).toBe(1);
+    for (const vectors of results) expect(vectors).toEqual(results[0]);
+    // Another split of the same text is another request.
+    await cached.embedWithParts('a and b', ['a and b'], 'query');
+    expect(inner.calls).toBe(2);
+  });
+
   it('fails every call that shared a failed embedding, and embeds the text again on the next call', async () => {
     const inner = new CountingEmbedder();
     const cached = new CachedEmbedder(inner);

@@ -15,6 +15,8 @@ export class CachedEmbedder extends Embedder {
   private readonly cache = new Map<string, Float32Array>();
   /** Texts being embedded now, by key: a concurrent call for the same text shares the one computation. */
   private readonly inFlight = new Map<string, Promise<Float32Array>>();
+  /** The same for requests embedded with their parts in context, by all their keys. */
+  private readonly partsInFlight = new Map<string, Promise<Float32Array[]>>();
   /** Set once the store holds no other model's vectors: it never mixes models or keeps an old model's rows. */
   private retained?: Promise<number>;
 
@@ -47,8 +49,17 @@ export class CachedEmbedder extends Embedder {
     const keys = [this.key(kind, text), ...parts.map((part) => this.key(kind, part, text))];
     const cached = keys.map((key) => this.cache.get(key));
     const hit = cached.every((vector) => vector !== undefined);
-    embeddingCacheLookups.inc({ kind, result: hit ? 'memory' : 'miss' }, keys.length);
-    const vectors = hit ? (cached as Float32Array[]) : await this.inner.embedWithParts(text, parts, kind);
+    // The same request arriving while it is being embedded shares that computation (as `embed` does per text).
+    const id = keys.join('\n');
+    let pending = hit ? undefined : this.partsInFlight.get(id);
+    embeddingCacheLookups.inc({ kind, result: hit ? 'memory' : pending ? 'shared' : 'miss' }, keys.length);
+    if (!hit && !pending) {
+      const computing = this.inner.embedWithParts(text, parts, kind);
+      pending = computing;
+      this.partsInFlight.set(id, computing);
+      computing.finally(() => this.partsInFlight.delete(id)).catch(() => undefined);
+    }
+    const vectors = hit ? (cached as Float32Array[]) : await (pending as Promise<Float32Array[]>);
     for (const [i, key] of keys.entries()) this.remember(key, vectors[i]);
     return vectors;
   }
