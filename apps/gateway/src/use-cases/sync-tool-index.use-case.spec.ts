@@ -38,14 +38,19 @@ async function setup() {
     return indexTools(docs);
   });
   const settle = () => new Promise((resolve) => setImmediate(resolve));
-  return { changes, tools, sync, retriever, started, gates, settle };
+  // A follow-up sync starts after a gap (at least 100 ms): wait for it, up to 3 s.
+  const syncs = async (count: number) => {
+    for (let waited = 0; started.mock.calls.length < count && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    return started.mock.calls.length;
+  };
+  return { changes, tools, sync, retriever, started, gates, settle, syncs };
 }
 
 describe('SyncToolIndexUseCase', () => {
   beforeAll(() => jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined));
 
-  it('coalesces the changes that arrive during a sync into one more sync, which sees the latest catalog', async () => {
-    const { changes, tools, sync, retriever, started, gates, settle } = await setup();
+  it('coalesces the changes that arrive during a sync into one more sync after a gap, which sees the latest catalog', async () => {
+    const { changes, tools, sync, retriever, started, gates, settle, syncs } = await setup();
     sync.onModuleInit();
     changes.next();
     await settle();
@@ -56,10 +61,12 @@ describe('SyncToolIndexUseCase', () => {
     gates.shift()?.();
     await settle();
     await settle();
-    expect(started).toHaveBeenCalledTimes(2);
+    // Not at once: the follow-up waits out the gap, gathering what comes meanwhile.
+    expect(started).toHaveBeenCalledTimes(1);
+    changes.next();
+    expect(await syncs(2)).toBe(2);
     gates.shift()?.();
-    await settle();
-    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(started).toHaveBeenCalledTimes(2);
     expect((await retriever.index.ids()).sort()).toEqual(['currency/convert', 'units/convert']);
     // Quiet again: the next change syncs at once.
@@ -72,7 +79,7 @@ describe('SyncToolIndexUseCase', () => {
   });
 
   it("syncs outside the context of the request whose change set it off (its logs and spans are not that caller's)", async () => {
-    const { changes, sync, started, gates, settle } = await setup();
+    const { changes, sync, started, gates, settle, syncs } = await setup();
     const request = new AsyncLocalStorage<{ requestId: string }>();
     const seen: unknown[] = [];
     const held = started.getMockImplementation();
@@ -85,8 +92,7 @@ describe('SyncToolIndexUseCase', () => {
     await settle();
     request.run({ requestId: 'runTask-2' }, () => changes.next());
     gates.shift()?.();
-    await settle();
-    await settle();
+    expect(await syncs(2)).toBe(2);
     gates.shift()?.();
     await sync.onModuleDestroy();
     expect(seen).toEqual([undefined, undefined]);

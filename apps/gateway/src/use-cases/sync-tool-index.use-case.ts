@@ -5,6 +5,8 @@ import { buildToolDocument, ToolRetriever, withLearnedQueries, withUsageQueries 
 import type { Subscription } from 'rxjs';
 
 const RETRY_MS = 5_000;
+/** The least time between a sync and the one that follows it for changes made meanwhile. */
+const SYNC_GAP_MS = 100;
 
 /**
  * `follow`: sync after every catalog change (the server). `on-demand`: only when `execute` is called
@@ -16,7 +18,8 @@ export const INDEX_SYNC_MODE = Symbol('INDEX_SYNC_MODE');
 /**
  * Keeps the tool index equal to the catalog's active versions and their usage examples; runs after every
  * catalog change. Changes that arrive while a sync runs are coalesced into one more sync after it: every
- * sync reads the whole current state, so at most one sync runs and one waits, however many runs learn.
+ * sync reads the whole current state, so at most one sync runs and one waits, however many runs learn;
+ * the one that waits starts after a gap as long as the last sync took.
  */
 @Injectable()
 export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
@@ -52,15 +55,21 @@ export class SyncToolIndexUseCase implements OnModuleInit, OnModuleDestroy {
     }
     this.syncing = true;
     this.running = (async () => {
-      do {
+      for (;;) {
         this.changedSince = false;
+        const started = performance.now();
         await this.execute().catch((error: unknown) => {
           // A failed sync (index down) is logged and retried until the index is back; following goes on.
           this.logger.error({ err: error }, `index sync failed; retrying in ${RETRY_MS / 1000} s`);
           clearTimeout(this.retry);
           this.retry = setTimeout(() => this.catalog.notifyChanged(), RETRY_MS).unref();
         });
-      } while (this.changedSince && this.subscription && !this.subscription.closed);
+        if (!this.changedSince || !this.subscription || this.subscription.closed) break;
+        // Under a steady stream of learning runs, syncs take at most about half the event loop: the next
+        // waits as long as the last took (at least SYNC_GAP_MS), gathering the changes meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, Math.max(SYNC_GAP_MS, performance.now() - started)).unref());
+        if (this.subscription.closed) break;
+      }
       this.syncing = false;
     })();
   }
