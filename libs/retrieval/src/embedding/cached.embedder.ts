@@ -49,19 +49,22 @@ export class CachedEmbedder extends Embedder {
     const keys = [this.key(kind, text), ...parts.map((part) => this.key(kind, part, text))];
     const cached = keys.map((key) => this.cache.get(key));
     const hit = cached.every((vector) => vector !== undefined);
-    // The same request arriving while it is being embedded shares that computation (as `embed` does per text).
-    const id = keys.join('\n');
-    let pending = hit ? undefined : this.partsInFlight.get(id);
-    embeddingCacheLookups.inc({ kind, result: hit ? 'memory' : pending ? 'shared' : 'miss' }, keys.length);
-    if (!hit && !pending) {
-      const computing = this.inner.embedWithParts(text, parts, kind);
-      pending = computing;
-      this.partsInFlight.set(id, computing);
-      computing.finally(() => this.partsInFlight.delete(id)).catch(() => undefined);
-    }
-    const vectors = hit ? (cached as Float32Array[]) : await (pending as Promise<Float32Array[]>);
+    const vectors = hit ? (cached as Float32Array[]) : await this.embedWithPartsOnce(keys, text, parts, kind);
+    if (hit) embeddingCacheLookups.inc({ kind, result: 'memory' }, keys.length);
     for (const [i, key] of keys.entries()) this.remember(key, vectors[i]);
     return vectors;
+  }
+
+  /** The same request arriving while it is being embedded shares that computation (as `embed` does per text). */
+  private embedWithPartsOnce(keys: string[], text: string, parts: string[], kind: EmbeddingKind): Promise<Float32Array[]> {
+    const id = keys.join('\n');
+    const pending = this.partsInFlight.get(id);
+    embeddingCacheLookups.inc({ kind, result: pending ? 'shared' : 'miss' }, keys.length);
+    if (pending) return pending;
+    const computing = this.inner.embedWithParts(text, parts, kind);
+    this.partsInFlight.set(id, computing);
+    computing.finally(() => this.partsInFlight.delete(id)).catch(() => undefined);
+    return computing;
   }
 
   async embed(texts: string[], kind: EmbeddingKind): Promise<Float32Array[]> {
