@@ -47,6 +47,13 @@ export interface UsageExampleView {
 const chunks = <T>(items: readonly T[]): T[][] => Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
 const keyOf = (toolId: string, normalized: string) => `${toolId}\n${normalized}`;
 
+/** Adds `value` to the list at `key` (in place: every sync appends tens of thousands of rows). */
+function append<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
+}
+
 interface NewExample {
   toolId: string;
   query: string;
@@ -116,11 +123,7 @@ export class UsageExampleService {
    */
   async examplesFor(toolIds: readonly string[], tenant: string | null = null): Promise<Map<string, string[]>> {
     const byTool = new Map<string, string[]>();
-    for (const row of await this.rowsOf(toolIds, tenant ?? PLATFORM_EXAMPLES)) {
-      const queries = byTool.get(row.toolId);
-      if (queries) queries.push(row.query);
-      else byTool.set(row.toolId, [row.query]);
-    }
+    for (const row of await this.rowsOf(toolIds, tenant ?? PLATFORM_EXAMPLES)) append(byTool, row.toolId, row.query);
     return byTool;
   }
 
@@ -130,9 +133,7 @@ export class UsageExampleService {
     for (const row of await this.rowsOf(toolIds, null)) {
       const byTenant = byTool.get(row.toolId) ?? new Map<string, string[]>();
       byTool.set(row.toolId, byTenant);
-      const queries = byTenant.get(row.tenant);
-      if (queries) queries.push(row.query);
-      else byTenant.set(row.tenant, [row.query]);
+      append(byTenant, row.tenant, row.query);
     }
     return byTool;
   }
@@ -238,11 +239,7 @@ export class UsageExampleService {
       .getRawMany<{ toolId: string; count: number | string }>();
     const stored = new Map(counts.map((row) => [row.toolId, Number(row.count)]));
     const written = new Map<string, ToolUsageExampleEntity[]>();
-    for (const row of fresh) {
-      const rows = written.get(row.toolId);
-      if (rows) rows.push(row);
-      else written.set(row.toolId, [row]);
-    }
+    for (const row of fresh) append(written, row.toolId, row);
     const tools = [...new Set([...stored.keys(), ...written.keys()])];
     const total = (toolId: string) => (stored.get(toolId) ?? 0) + (written.get(toolId)?.length ?? 0);
     const level = usageLevel(tools.map(total), this.boundOf(tenant));

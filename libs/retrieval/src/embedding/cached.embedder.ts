@@ -95,7 +95,10 @@ export class CachedEmbedder extends Embedder {
       this.inFlight.set(key, pending);
     }
     try {
-      await this.embedOwn(own, textOf, kind, found, (key, vector) => settle.get(key)?.resolve(vector));
+      await this.embedOwn(own, textOf, kind, (key, vector) => {
+        found.set(key, vector);
+        settle.get(key)?.resolve(vector);
+      });
     } catch (error) {
       for (const key of own) settle.get(key)?.reject(error);
       throw error;
@@ -111,7 +114,7 @@ export class CachedEmbedder extends Embedder {
   }
 
   /** Memory missed these: the store (documents), then the model in batches; each vector is handed to `done` as soon as it is known. */
-  private async embedOwn(own: string[], textOf: Map<string, string>, kind: EmbeddingKind, found: Map<string, Float32Array>, done: (key: string, vector: Float32Array) => void): Promise<void> {
+  private async embedOwn(own: string[], textOf: Map<string, string>, kind: EmbeddingKind, done: (key: string, vector: Float32Array) => void): Promise<void> {
     let missing = own;
     const store = kind === 'document' ? this.store : undefined;
     if (store && missing.length > 0) {
@@ -121,10 +124,7 @@ export class CachedEmbedder extends Embedder {
       });
       await this.retained;
       const stored = await store.load(this.model, missing);
-      for (const [key, vector] of stored) {
-        found.set(key, vector);
-        done(key, vector);
-      }
+      for (const [key, vector] of stored) done(key, vector);
       missing = missing.filter((key) => !stored.has(key));
       if (stored.size > 0) embeddingCacheLookups.inc({ kind, result: 'store' }, stored.size);
     }
@@ -135,10 +135,7 @@ export class CachedEmbedder extends Embedder {
         batch.map((key) => textOf.get(key) as string),
         kind,
       );
-      for (const [i, key] of batch.entries()) {
-        found.set(key, vectors[i]);
-        done(key, vectors[i]);
-      }
+      for (const [i, key] of batch.entries()) done(key, vectors[i]);
       // Saved batch by batch: an interrupted first sync of a large catalog keeps what it embedded.
       await store?.save(
         this.model,
