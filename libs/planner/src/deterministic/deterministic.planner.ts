@@ -10,7 +10,7 @@ import { carriedOver, fieldFamilies, groupCarriedOver } from './argument.carrier
 import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
 import { spreadParts } from './part.spreader';
 import { CERTAIN, matchConfidence, noMatchConfidence, planConfidence, replacementConfidence, UNABLE, UNDECIDED } from './plan.confidence';
-import { coordinatedParts, namesByName, namesTheTool, saysWholeName } from './relevance.evidence';
+import { asksForSomethingElse, coordinatedParts, namesByName, namesTheTool, saysWholeName } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
 import { asksAgain, DEFAULT_SPLIT, isAction, type SplitOptions, type SubGoal, splitSubGoals, statesAFact } from './sub-goal.splitter';
@@ -382,7 +382,16 @@ export class DeterministicPlanner extends Planner {
       if (subGoals.length === 1 && !names(ranked[g][0])) ranked[g] = this.namedFirst(goal.text, ranked[g]);
       const top = ranked[g][0];
       const named = names(top);
-      if (!top || (this.options.minScore !== undefined && top.score < this.minScore) || !(funnelAgrees(top) || named || (await this.fillsTyped(goal.text, top, context)))) {
+      if (
+        !top ||
+        (this.options.minScore !== undefined && top.score < this.minScore) ||
+        !(
+          funnelAgrees(top) ||
+          named ||
+          (await this.fillsTyped(goal.text, top, context)) ||
+          (subGoals.length === 1 && top.score >= this.minScore && (await this.fillsFromWords(goal.text, top, context)))
+        )
+      ) {
         idle.push({ text: goal.text, position: g });
         continue;
       }
@@ -453,6 +462,20 @@ export class DeterministicPlanner extends Planner {
     const fill = await (this.options.fillArguments ?? fillArguments)(text, schema, context);
     const evidence = (fill as { evidence?: Record<string, string> }).evidence ?? {};
     return fillsCompletely(schema, fill) && !fill.guessed?.length && required.every((f) => f.kind !== 'number' || /\p{L}|[$€£¥₹%°]/u.test(evidence[f.name] ?? ''));
+  }
+
+  /**
+   * A request of one job that fits the tool at the usual bar and says every value the tool requires, each in words
+   * that point at its field, is for that tool though it never names it: "switch my order from pizza to a BURGER" for
+   * ChaFod(TheFod: PIZZA|BURGER|…), "Electropop songs released in 2019" for Music_3_LookupMusic. Guessed and default
+   * values do not count; a tool that requires nothing needs one value said. A request that asks for something the
+   * tool never speaks of is still not for it.
+   */
+  private async fillsFromWords(text: string, match: ToolMatch, context: ArgumentFillContext): Promise<boolean> {
+    if (asksForSomethingElse(text, match.candidate)) return false;
+    const schema = match.candidate.descriptor.inputSchema;
+    const fill = await (this.options.fillArguments ?? fillArguments)(text, schema, context);
+    return fillsCompletely(schema, fill) && !fill.guessed?.length;
   }
 
   /**

@@ -44,8 +44,6 @@ function askedFor(text: string): string[] {
 export function namesTheTool(text: string, candidate: PlanningCandidate, closeFit = false): boolean {
   const words = tokenize(text);
   const hit = (w: string) => words.some((t) => similar(t, w));
-  // "What is the acceleration …" is not answered by a tool that never speaks of acceleration.
-  const asked = askedFor(text);
   // A close fit still answers what was asked only when the text says everything the tool's name says
   // ("the root of a quadratic equation" to solve.quadratic_equation; not "the acceleration" to
   // calculate_maximum_height), or when the tool gives everything about its subject ("details of a concert").
@@ -54,13 +52,7 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
   const says = (name: string) => name !== '' && aboutWords(name).every(hit);
   // The name's own words, or its namespace's ("records in a database" to database.query).
   const wholeName = closeFit && (says(local) || says(parts.join(' ')));
-  if (asked.length > 0 && !wholeName && !givesEverythingAbout(candidate)) {
-    const d = candidate.descriptor;
-    const toolWords = tokenize(`${candidate.id} ${d.title ?? ''} ${d.description ?? ''} ${Object.keys((d.inputSchema?.properties ?? {}) as object).join(' ')}`);
-    if (!asked.some((w) => toolWords.some((t) => similar(t, w)))) return false;
-    // Only a question for a quantity or a thing ("What is the freezing point …"): "Get me two tickets" asks for an action.
-    if (/^\s*what\b/i.test(text) && namesAnotherKind(asked, local, toolWords)) return false;
-  }
+  if (!wholeName && asksForSomethingElse(text, candidate)) return false;
   const name = aboutWords(`${local} ${candidate.descriptor.title ?? ''}`);
   // A tool whose own name is one word ("calculator/evaluate") is named by that word, however common.
   if (name.some(hit) || (tokenize(local).length === 1 && hit(tokenize(local)[0]))) return true;
@@ -68,6 +60,22 @@ export function namesTheTool(text: string, candidate: PlanningCandidate, closeFi
   if ((candidate.descriptor.tags ?? []).some((tag) => tokenize(tag).length > 0 && tokenize(tag).every(hit))) return true;
   const about = significant(tokenize((candidate.descriptor.description ?? '').split(/\.\s/)[0]));
   return about.length > 0 && about.filter(hit).length / about.length >= DESCRIPTION_COVERAGE;
+}
+
+/**
+ * The request says what it asks for ("What is the acceleration …") and the tool never speaks of it, or names
+ * another kind of it ("the freezing point" to calculate_boiling_point); a tool that gives everything about its
+ * subject ("details of a concert") answers whatever is asked about that subject.
+ */
+export function asksForSomethingElse(text: string, candidate: PlanningCandidate): boolean {
+  const asked = askedFor(text);
+  if (asked.length === 0 || givesEverythingAbout(candidate)) return false;
+  const d = candidate.descriptor;
+  const local = candidate.id.split(/[/.]/).pop() ?? candidate.id;
+  const toolWords = tokenize(`${candidate.id} ${d.title ?? ''} ${d.description ?? ''} ${Object.keys((d.inputSchema?.properties ?? {}) as object).join(' ')}`);
+  if (!asked.some((w) => toolWords.some((t) => similar(t, w)))) return true;
+  // Only a question for a quantity or a thing ("What is the freezing point …"): "Get me two tickets" asks for an action.
+  return /^\s*what\b/i.test(text) && namesAnotherKind(asked, local, toolWords);
 }
 
 /**

@@ -49,11 +49,13 @@ function profileOf(candidate: PlanningCandidate): ToolProfile {
   length += addTerms(terms, `${splitName(candidate.id)} ${d.title}`, 2);
   length += addTerms(terms, d.description, 1);
   length += addTerms(terms, [...d.category, ...d.tags].join(' '), 1.5);
-  const properties = (d.inputSchema?.properties ?? {}) as Record<string, { description?: unknown }>;
+  const properties = (d.inputSchema?.properties ?? {}) as Record<string, { description?: unknown; enum?: unknown }>;
+  // A field's allowed values are what the tool works on ("Electropop", "BURGER", "fahrenheit") as much as its name is.
+  const allowed = (p: { enum?: unknown }) => (Array.isArray(p?.enum) ? p.enum.filter((v): v is string => typeof v === 'string').join(' ') : '');
   length += addTerms(
     terms,
     Object.entries(properties)
-      .map(([name, p]) => `${splitName(name)} ${typeof p?.description === 'string' ? p.description : ''}`)
+      .map(([name, p]) => `${splitName(name)} ${typeof p?.description === 'string' ? p.description : ''} ${allowed(p)}`)
       .join(' '),
     0.5,
   );
