@@ -1329,3 +1329,32 @@ describe('fillArguments: counts of trials and a probability', () => {
     });
   });
 });
+
+describe("fillArguments: a place for a field that asks for 'City, State' or 'City, Country'", () => {
+  const wants = (description: string): JsonSchema => ({ type: 'object', properties: { city: { type: 'string', description } }, required: ['city'] });
+  const cityState = wants("The city where the salon is located, in the format of 'City, State', such as 'Berkeley, CA'. State names must be abbreviated.");
+
+  it('adds the state of the most populous place of that name, or its country outside the United States', () => {
+    expect(fillArguments('Find a unisex salon in Pinole', cityState, context).arguments).toEqual({ city: 'Pinole, CA' });
+    expect(fillArguments('Find a unisex salon in Santa Rosa', cityState, context).arguments).toEqual({ city: 'Santa Rosa, CA' });
+    expect(fillArguments('Find a unisex salon in London', cityState, context).arguments).toEqual({ city: 'London, UK' });
+    expect(fillArguments('What is the weather like in Hanoi?', wants("The location, in the format of 'City, Country' (e.g., 'Paris, France')."), context).arguments).toEqual({
+      city: 'Hanoi, Vietnam',
+    });
+  });
+
+  it('leaves a place alone when the field asks for no format, the text gives the region, or the place is unknown', () => {
+    expect(fillArguments('Find a unisex salon in Pinole', wants('The city of the salon.'), context).arguments).toEqual({ city: 'Pinole' });
+    expect(fillArguments('Find a unisex salon in Portland, ME', cityState, context).arguments).toEqual({ city: 'Portland, ME' });
+    expect(fillArguments('Find a unisex salon in Qwxvbtown', cityState, context).arguments).toEqual({ city: 'Qwxvbtown' });
+  });
+});
+
+describe('fillArguments: names in letters beyond ASCII', () => {
+  it('reads a name with accented letters whole', () => {
+    const artist: JsonSchema = { type: 'object', properties: { artist_name: { type: 'string', description: 'The name of the artist.' } }, required: ['artist_name'] };
+    expect(fillArguments("I'd like to hear every track by Käärijä.", artist, context).arguments).toEqual({ artist_name: 'Käärijä' });
+    const city: JsonSchema = { type: 'object', properties: { city: { type: 'string', description: 'The city.' } }, required: ['city'] };
+    expect(fillArguments('What is the temperature in Divinópolis right now?', city, context).arguments).toEqual({ city: 'Divinópolis' });
+  });
+});

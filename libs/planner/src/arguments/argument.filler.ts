@@ -11,6 +11,7 @@ import { Filling, joinedAsList } from './filling.state';
 import { fillNumberList, fillNumberMap, fillOperations, fillPolynomial, fillPolynomialTerms, fillSortKeys, fillStringList } from './list.filler';
 import { fillCurrencies, fillNumbers, fillPeriods, fillRangeObjects, fillRestStart, fillUnits } from './number.filler';
 import { fillExampleLists, fillNameLists, fillPhrases } from './phrase.filler';
+import { placeFormat, withRegion } from './place.gazetteer';
 import { fillResidual } from './residual.filler';
 import { spreadLegs } from './route.spreader';
 import { refusedArguments } from './schema.check';
@@ -116,6 +117,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   widenEnumerations(state, open('text'));
 
   toDescribedCodes(state, fields);
+  toDescribedPlaceFormat(state, fields);
   dropInvalid(state, inputSchema);
   const kept = guessed.filter((f) => f.name in state.fill.arguments || state.fill.ambiguous.some((a) => a.path === `/${f.name}`)).map((f) => f.name);
   if (kept.length > 0) state.fill.guessed = kept;
@@ -206,6 +208,16 @@ function toDescribedCodes(state: Filling, fields: SchemaField[]): void {
     const value = state.fill.arguments[field.name];
     const code = typeof value === 'string' ? describedCodes(field).get(value.toLowerCase()) : undefined;
     if (code !== undefined) state.fill.arguments[field.name] = code;
+  }
+}
+
+/** A place read for a field that asks for 'City, State' or 'City, Country' gets its region ("Santa Rosa" → "Santa Rosa, CA"). */
+function toDescribedPlaceFormat(state: Filling, fields: SchemaField[]): void {
+  for (const field of fields) {
+    const value = state.fill.arguments[field.name];
+    const format = typeof value === 'string' && state.fill.evidence[field.name] !== 'given' ? placeFormat(field) : undefined;
+    const placed = format && withRegion(value as string, format);
+    if (placed) state.fill.arguments[field.name] = placed;
   }
 }
 

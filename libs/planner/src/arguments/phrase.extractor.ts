@@ -31,10 +31,11 @@ const COMMON = new Set(
 
 const ABBREVIATION = /^(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Ft|Inc|Ltd|Co|Corp|Jr|Sr|Bros)$/;
 // "C#", "F#": a capital with a sharp is one name (a key, a language).
-const TOKEN = /[A-Z]#(?![\w#])|[A-Za-z0-9][A-Za-z0-9'’.&-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
+// Letters of any script: "Käärijä", "José", "Divinópolis" are one word each.
+const TOKEN = /[A-Z]#(?![\w#])|[\p{L}\p{N}][\p{L}\p{M}\p{N}'’.&-]*[\p{L}\p{M}\p{N}]|[\p{L}\p{N}]/gu;
 
 function isProperWord(word: string): boolean {
-  return /^[A-Z]/.test(word) || /^[a-z]+[A-Z]/.test(word);
+  return /^\p{Lu}/u.test(word) || /^\p{Ll}+\p{Lu}/u.test(word);
 }
 
 export function tokensOf(text: string): Token[] {
