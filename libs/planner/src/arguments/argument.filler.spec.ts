@@ -1263,6 +1263,18 @@ describe('fillArguments: what the writer states', () => {
     expect(fillArguments('pollen counts for yesterday and today. Today is March 3, 2024', history, context).each).toEqual([{ day: '2024-03-02' }, { day: '2024-03-03' }]);
   });
 
+  it('never takes the stated day itself as a value: it is context', () => {
+    const forecast: JsonSchema = {
+      type: 'object',
+      properties: { city: { type: 'string', description: 'The city.' }, date: { type: 'string', format: 'date', description: 'The day.' } },
+      required: ['city'],
+    };
+    const tomorrow = fillArguments("What's the weather going to be like in Oslo tomorrow? today is 2023.10.1", forecast, context);
+    expect(tomorrow.arguments).toEqual({ city: 'Oslo', date: '2023-10-02' });
+    expect(tomorrow.each).toBeUndefined();
+    expect(fillArguments('The forecast for Oslo next Monday, please. Today is Tuesday April 25th 2023', forecast, context).arguments).toEqual({ city: 'Oslo', date: '2023-05-01' });
+  });
+
   it('turns a flag on when the text asks for what its description says it adds', () => {
     const weather: JsonSchema = {
       type: 'object',

@@ -25,8 +25,7 @@ import { overlaps, stem, wordMatches } from './text-span.util';
  * deterministic; a value the text does not give is missing, two equally plausible ones are ambiguous.
  */
 export function fillArguments(written: string, inputSchema: JsonSchema, given: ArgumentFillContext): ArgumentFill {
-  const text = unquoted(written);
-  const context = withStatedToday(text, given);
+  const { text, context } = withStatedToday(unquoted(written), given);
   const fields = schemaFields(inputSchema);
   const state = fillState(text, inputSchema, fields, context);
   pairNamedLists(state, fields);
@@ -39,17 +38,28 @@ export function fillArguments(written: string, inputSchema: JsonSchema, given: A
   return state.fill;
 }
 
-/** "… for today, yesterday and the day before. Today is May 5, 2023": the day the writer says it is, is the day relative dates count from. */
-function withStatedToday(text: string, context: ArgumentFillContext): ArgumentFillContext {
-  const said = /\b(?:today is|today's date is|the date today is|the current date is)\s+/i.exec(text);
-  if (!said || !context.referenceTime) return context;
+const STATED_TODAY = /\b(?:today is|today's date is|the date today is|the current date is)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?/i;
+
+/**
+ * "… for today, yesterday and the day before. Today is May 5, 2023": the day the writer says it is, is the day
+ * relative dates count from. The statement is context, not a value: its words are blanked (offsets kept), so
+ * "the weather in New York tomorrow? today is 2023.10.1" is one call for October 2, not a second one for the 1st.
+ */
+function withStatedToday(text: string, context: ArgumentFillContext): { text: string; context: ArgumentFillContext } {
+  const said = STATED_TODAY.exec(text);
+  if (!said || !context.referenceTime) return { text, context };
   const at = said.index + said[0].length;
   const stated = extractDates(text, context.referenceTime, context.timeZone).find((d) => d.start === at && d.options.length === 1 && !d.timeOnly);
-  if (!stated) return context;
+  if (!stated) return { text, context };
   // The writer's day at the reference's time of day: "tomorrow" stays a calendar day.
   const day = stated.options[0];
   const now = DateTime.fromJSDate(context.referenceTime, { zone: day.zoneName ?? context.timeZone });
-  return { ...context, referenceTime: day.set({ hour: now.hour, minute: now.minute, second: now.second }).toJSDate() };
+  // "today is 2023-10-1 monday": a weekday after the date belongs to the statement too.
+  const end = stated.end + (/^,?\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i.exec(text.slice(stated.end))?.[0].length ?? 0);
+  return {
+    text: `${text.slice(0, said.index)}${' '.repeat(end - said.index)}${text.slice(end)}`,
+    context: { ...context, referenceTime: day.set({ hour: now.hour, minute: now.minute, second: now.second }).toJSDate() },
+  };
 }
 
 /** A request sent wrapped in quotes as a whole is the request, not a quotation: its values are read. */
