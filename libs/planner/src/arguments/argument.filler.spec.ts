@@ -1370,3 +1370,27 @@ describe('fillArguments: names in letters beyond ASCII', () => {
     expect(fillArguments('What is the temperature in Divinópolis right now?', city, context).arguments).toEqual({ city: 'Divinópolis' });
   });
 });
+
+describe('fillArguments: the role the words before a name give it', () => {
+  const movies: JsonSchema = {
+    type: 'object',
+    properties: {
+      directed_by: { type: 'string', description: 'The first and last name of the director. Use dontcare if not specific.', default: 'dontcare' },
+      cast: { type: 'string', description: 'First and last names of lead actors or actresses. Use dontcare if not specific.', default: 'dontcare' },
+    },
+  };
+  const songs: JsonSchema = { type: 'object', properties: { artist: { type: 'string', description: 'The first and last name of the performer.', default: 'dontcare' } } };
+
+  it('gives an optional person field the name its cue points at', () => {
+    expect(fillArguments('Any songs from 2018 by Jess Glynne?', songs, context).arguments).toEqual({ artist: 'Jess Glynne' });
+    expect(fillArguments('Find a fantasy movie directed by Guillermo del Toro that features Emma Watson', movies, context).arguments).toEqual({
+      directed_by: 'Guillermo del Toro',
+      cast: 'Emma Watson',
+    });
+    expect(fillArguments('Find me a thriller starring Bruce Willis', movies, context).arguments).toEqual({ cast: 'Bruce Willis' });
+  });
+
+  it('leaves it empty without a cue', () => {
+    expect(fillArguments('Find me a thriller, Bruce', movies, context).arguments).toEqual({});
+  });
+});

@@ -29,6 +29,7 @@ const COMMON = new Set(
   first firstly second secondly third thirdly fourth fifth next lastly finally additionally moreover furthermore however besides`.split(/\s+/),
 );
 
+const NAME_PARTICLES = new Set(['de', 'del', 'della', 'der', 'den', 'van', 'von', 'da', 'di', 'du', 'dos', 'das', 'la', 'le', 'bin', 'ibn', 'al', 'el']);
 const ABBREVIATION = /^(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Ft|Inc|Ltd|Co|Corp|Jr|Sr|Bros)$/;
 // "C#", "F#": a capital with a sharp is one name (a key, a language).
 // Letters of any script: "Käärijä", "José", "Divinópolis" are one word each.
@@ -73,7 +74,9 @@ export function extractProperPhrases(text: string, tokens: Token[], blocked: Spa
     // "Find me": a capitalised first word followed by a lowercase one is not a name.
     // "Provo, UT" opening a clause is a place with its region all the same.
     const lone = token.initial && token.proper && !(tokens[i + 1]?.proper && /^(?:[ \t]+|,[ \t]*)$/.test(text.slice(token.end, tokens[i + 1].start)));
-    if (free(token) && ((token.proper && !lone) || shortNumber)) run.push(token);
+    // "Guillermo del Toro", "Ludwig van Beethoven": a lowercase particle between capitalised words is part of the name.
+    const particle = run.length > 0 && NAME_PARTICLES.has(token.value) && tokens[i + 1]?.proper && /^[ \t]+$/.test(text.slice(token.end, tokens[i + 1].start));
+    if (free(token) && ((token.proper && !lone) || shortNumber || particle)) run.push(token);
     else close();
   }
   close();

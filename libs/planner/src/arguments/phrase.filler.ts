@@ -166,6 +166,8 @@ function properScore(state: Filling, field: SchemaField, entity: Entity | undefi
     if (phrase.part === 'tail') score += wide && !narrow ? 1 : -1;
   } else if (entity === 'person') {
     score += phrase.value.includes(' ') ? 1 : 0;
+    // "songs by Kesha", "directed by Greta Gerwig", "starring Emma Stone": the words before a name say which role it has.
+    if (playsRole(state.text.slice(0, phrase.start), field)) score += 2;
     // "a Tennis player", "the Jazz singer": a name written right before a word for a person says which kind.
     const next = /^\s+([a-z]+)/i.exec(state.text.slice(phrase.end))?.[1].toLowerCase();
     if (next && ENTITY_WORDS[1][1].has(stem(next))) score -= 3;
@@ -177,6 +179,21 @@ function properScore(state: Filling, field: SchemaField, entity: Entity | undefi
   // "the Los Angeles Lakers basketball team" for `team`: a name the field's own noun follows is one of its kind.
   else if (entity && entity !== 'person' && namedAfter(state, phrase, field)) score += 2;
   return score;
+}
+
+/** The roles a cue written right before a name gives it, as words a field for that role is named or described by. */
+const ROLE_CUES: [RegExp, string[]][] = [
+  [/\bdirected\s+by\s*$/i, ['direct', 'director']],
+  [/\b(?:written|authored)\s+by\s*$/i, ['author', 'writer', 'write']],
+  [/\bcomposed\s+by\s*$/i, ['composer', 'compos']],
+  [/\b(?:starring|stars|featuring|features|feat\.?|with(?:\s+the)?\s+(?:actor|actress))\s*$/i, ['cast', 'actor', 'actress', 'star', 'starring']],
+  [/\bby\s*$/i, ['artist', 'author', 'director', 'singer', 'composer', 'writer', 'creator', 'performer', 'musician', 'band']],
+];
+
+function playsRole(before: string, field: SchemaField): boolean {
+  const roles = ROLE_CUES.find(([cue]) => cue.test(before))?.[1];
+  const words = [...field.nameWords, ...field.descriptionWords.slice(0, 12)].map(stem);
+  return !!roles && words.some((w) => roles.some((r) => wordMatches(r, w)));
 }
 
 /** The proper names written in one list with `item` ("Neutron and Proton", "Oslo, Bergen or Trondheim"), itself left out. */
