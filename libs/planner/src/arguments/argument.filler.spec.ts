@@ -1394,3 +1394,23 @@ describe('fillArguments: the role the words before a name give it', () => {
     expect(fillArguments('Find me a thriller, Bruce', movies, context).arguments).toEqual({});
   });
 });
+
+describe('fillArguments: a day named twice, and a city after a day', () => {
+  const events: JsonSchema = {
+    type: 'object',
+    properties: {
+      city: { type: 'string', description: "The city, in the format of 'City, State', such as 'Berkeley, CA'." },
+      date: { type: 'string', description: 'The date of the event, formatted as YYYY-MM-DD.' },
+    },
+    required: ['city'],
+  };
+
+  it('reads a relative day and the date that restates it as one day, the date written', () => {
+    expect(fillArguments('Any concerts this Saturday 2023.10.7 in Denver?', events, context).arguments).toEqual({ city: 'Denver, CO', date: '2023-10-07' });
+    expect(fillArguments('Any concerts in Denver this coming Saturday, which is 2023-10-07?', events, context).arguments).toEqual({ city: 'Denver, CO', date: '2023-10-07' });
+  });
+
+  it('never takes the city written after a day without a clock time as its time zone', () => {
+    expect(fillArguments('Find a play next Monday 2023.10.2 in Chicago, IL', events, context).arguments).toEqual({ city: 'Chicago, IL', date: '2023-10-02' });
+  });
+});

@@ -49,7 +49,9 @@ function withStatedToday(text: string, context: ArgumentFillContext): { text: st
   const said = STATED_TODAY.exec(text);
   if (!said || !context.referenceTime) return { text, context };
   const at = said.index + said[0].length;
-  const stated = extractDates(text, context.referenceTime, context.timeZone).find((d) => d.start === at && d.options.length === 1 && !d.timeOnly);
+  // The weekday may be read as part of the date ("Tuesday April 25th 2023" is one mention of one day).
+  const opening = said.index + (/^[\s\S]*?\bis\s+/i.exec(said[0])?.[0].length ?? 0);
+  const stated = extractDates(text, context.referenceTime, context.timeZone).find((d) => d.start >= opening && d.start <= at && d.options.length === 1 && !d.timeOnly);
   if (!stated) return { text, context };
   // The writer's day at the reference's time of day: "tomorrow" stays a calendar day.
   const day = stated.options[0];

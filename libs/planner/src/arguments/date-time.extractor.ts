@@ -286,14 +286,16 @@ export function extractDates(text: string, reference: Date, contextZone: string,
 }
 
 /** A day named relative to now. */
-const RELATIVE_DAY = /^(?:(?:next|this|coming|last)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday)$/i;
+const RELATIVE_DAY = /^(?:(?:next|this|coming|upcoming|this coming|last)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday)$/i;
+/** What may stand between a relative day and the date that restates it: "next Friday, June 30th", "this Saturday 2023.10.1", "…, which is 2023-10-07". */
+const RESTATING = /^\s*(?:,|\()?\s*(?:(?:which|that) is|i\.e\.,?|namely|specifically)?\s*$/i;
 
 /** "next Friday, June 30th 2023": a day named relative to now and then by its date is one mention of one day, the date written. */
 function withoutRestatedDays(text: string, dates: DateMention[]): DateMention[] {
   const out: DateMention[] = [];
   for (const [i, date] of dates.entries()) {
     const previous = dates[i - 1];
-    const restates = previous && RELATIVE_DAY.test(previous.phrase.trim()) && !date.timeOnly && /^\s*,\s*$/.test(text.slice(previous.end, date.start)) && !RELATIVE_DAY.test(date.phrase.trim());
+    const restates = previous && RELATIVE_DAY.test(previous.phrase.trim()) && !date.timeOnly && RESTATING.test(text.slice(previous.end, date.start)) && !RELATIVE_DAY.test(date.phrase.trim());
     if (restates) out[out.length - 1] = { ...date, start: previous.start, text: text.slice(previous.start, date.end) };
     else out.push(date);
   }
@@ -311,7 +313,9 @@ function datesOf(text: string, reference: Date, contextZone: string, taken: Span
     zones,
   );
   return withWrittenYear(pieces).flatMap((piece): DateMention[] => {
-    const zoneAttached = piece.iso?.hasOffset ? { end: piece.end } : attachZone(text, piece, zones);
+    const clock = Boolean(piece.time || piece.now || piece.iso?.hasTime || (piece.offset && ['hours', 'minutes', 'seconds'].includes(piece.offset.unit as string)));
+    // "next Monday 2023.10.2 in Chicago": a day has no clock for a zone to set; the city after it is a place.
+    const zoneAttached = piece.iso?.hasOffset || !clock ? { end: piece.end } : attachZone(text, piece, zones);
     const attached = piece.zoneThenDay ? { ...zoneAttached, end: piece.zoneThenDay.end } : zoneAttached;
     const zoneMention = attached.zone;
     const zone = zoneMention?.zones.length === 1 ? zoneMention.zones[0] : contextZone;

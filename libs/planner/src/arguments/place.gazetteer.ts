@@ -65,6 +65,8 @@ function gazetteer(): Gazetteer {
     const seen = map.get(name);
     if (!seen || seen.population < entry.population) map.set(name, entry);
   };
+  // "New York City" is "New York" too, unless a place is called that: read after every other name.
+  const shortened: Gazetteer = { anywhere: new Map(), american: new Map() };
   while (pbf.pos < pbf.length) {
     const row = pbf.readMessage(read, { name: '', altName: '', country: '', adminCode: '', population: 0 });
     const american = row.country === 'US' && /^[A-Z]{2}$/.test(row.adminCode);
@@ -72,8 +74,13 @@ function gazetteer(): Gazetteer {
     for (const name of new Set([row.name, row.altName].filter(Boolean).map(keyOf))) {
       keep(found.anywhere, name, entry);
       if (american) keep(found.american, name, entry);
+      if (name.endsWith(' city')) {
+        keep(shortened.anywhere, name.slice(0, -' city'.length), entry);
+        if (american) keep(shortened.american, name.slice(0, -' city'.length), entry);
+      }
     }
   }
+  for (const scope of ['anywhere', 'american'] as const) for (const [name, entry] of shortened[scope]) if (!found[scope].has(name)) found[scope].set(name, entry);
   places = found;
   return found;
 }
@@ -113,7 +120,8 @@ const countryNames = new Intl.DisplayNames(['en'], { type: 'region', style: 'sho
  * already names its region, or a place the gazetteer does not know, is left as written.
  */
 export function withRegion(place: string, format: PlaceFormat): string | undefined {
-  if (place.includes(',') || !/^\p{Lu}/u.test(place)) return undefined;
+  // "IL", "NYC", "Washington D.C.": a code or an abbreviation already is, or ends in, a region; it is not looked up.
+  if (place.includes(',') || !/^\p{Lu}/u.test(place) || /(?:^|\s)(?:\p{Lu}{1,3}|(?:\p{Lu}\.)+)$/u.test(place)) return undefined;
   const region = regionOf(place, format === 'city-state');
   if (!region) return undefined;
   if (format === 'city-state' && region.state) return `${place}, ${region.state}`;
