@@ -1414,3 +1414,23 @@ describe('fillArguments: a day named twice, and a city after a day', () => {
     expect(fillArguments('Find a play next Monday 2023.10.2 in Chicago, IL', events, context).arguments).toEqual({ city: 'Chicago, IL', date: '2023-10-02' });
   });
 });
+
+describe('fillArguments: who receives, and what is done to a record', () => {
+  it('gives a receiver field the name the money or message goes to', () => {
+    const pay: JsonSchema = {
+      type: 'object',
+      properties: {
+        amount: { type: 'number', description: 'The amount in USD.' },
+        receiver: { type: 'string', description: 'The name or account number of the contact to whom the money is being sent.' },
+      },
+      required: ['amount', 'receiver'],
+    };
+    expect(fillArguments("I'd like to send $200 to my friend Alice.", pay, context).arguments).toEqual({ amount: 200, receiver: 'Alice' });
+    expect(fillArguments('Please pay 50 dollars to Jerry', pay, context).arguments).toEqual({ amount: 50, receiver: 'Jerry' });
+  });
+
+  it('reads an everyday verb for a record action', () => {
+    const todo: JsonSchema = { type: 'object', properties: { type: { type: 'string', enum: ['add', 'delete', 'complete'] }, content: { type: 'string' } }, required: ['type', 'content'] };
+    expect(fillArguments("Remove the 'water plants' item from my list", todo, context).arguments).toEqual({ type: 'delete', content: 'water plants' });
+  });
+});

@@ -31,6 +31,12 @@ const SYNONYMS: Record<string, string[]> = {
   gte: ['at least'],
   lt: ['less than', 'below', 'under', 'fewer than'],
   lte: ['at most'],
+  // What is done to a record, in everyday verbs.
+  delete: ['remove', 'erase', 'get rid of'],
+  add: ['create', 'insert', 'put'],
+  complete: ['finish', 'mark as done', 'mark it done', 'check off'],
+  update: ['modify', 'edit'],
+  cancel: ['call off', 'abort'],
 };
 
 /** Enum values a text names: by value ("bar", "HEAD") or by an everyday word ("descending", "weight"). */

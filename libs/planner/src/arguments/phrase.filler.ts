@@ -17,7 +17,14 @@ const ENTITY_WORDS: [Entity, Set<string>][] = [
       'city town location place country region state area address destination venue where province neighborhood neighbourhood county continent origin departure village district locality'.split(' '),
     ),
   ],
-  ['person', new Set('person player author artist actor actress director singer composer musician athlete writer painter scientist inventor celebrity politician individual character'.split(' '))],
+  [
+    'person',
+    new Set(
+      'person player author artist actor actress director singer composer musician athlete writer painter scientist inventor celebrity politician individual character receiver recipient payee contact'.split(
+        ' ',
+      ),
+    ),
+  ],
   ['group', new Set('team company club organization organisation brand manufacturer maker band publisher university school league firm corporation'.split(' '))],
   ['work', new Set('title book movie film song album game show recipe dish painting artwork novel series track poem model'.split(' '))],
 ];
@@ -188,6 +195,11 @@ const ROLE_CUES: [RegExp, string[]][] = [
   [/\bcomposed\s+by\s*$/i, ['composer', 'compos']],
   [/\b(?:starring|stars|featuring|features|feat\.?|with(?:\s+the)?\s+(?:actor|actress))\s*$/i, ['cast', 'actor', 'actress', 'star', 'starring']],
   [/\bby\s*$/i, ['artist', 'author', 'director', 'singer', 'composer', 'writer', 'creator', 'performer', 'musician', 'band']],
+  // "send $200 to my friend Alice", "pay Jerry": who receives.
+  [
+    /\bto(?:\s+(?:my|our|his|her|their))?(?:\s+(?:friend|colleague|landlord|brother|sister|mom|dad|mother|father|wife|husband|son|daughter|partner|boss|manager|roommate|neighbou?r|cousin|uncle|aunt))?\s*$/i,
+    ['receiver', 'recipient', 'payee', 'contact'],
+  ],
 ];
 
 function playsRole(before: string, field: SchemaField): boolean {
