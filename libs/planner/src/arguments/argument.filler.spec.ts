@@ -1434,3 +1434,16 @@ describe('fillArguments: who receives, and what is done to a record', () => {
     expect(fillArguments("Remove the 'water plants' item from my list", todo, context).arguments).toEqual({ type: 'delete', content: 'water plants' });
   });
 });
+
+describe('fillArguments: a field that takes an email address among other forms', () => {
+  it('is no email field: a name fills it', () => {
+    const pay: JsonSchema = {
+      type: 'object',
+      properties: { receiver: { type: 'string', description: 'The contact to receive the payment. This could be a username, phone number, or email address.' } },
+      required: ['receiver'],
+    };
+    expect(fillArguments('I need to send $50 to Margaret', pay, context).arguments).toEqual({ receiver: 'Margaret' });
+    const mail: JsonSchema = { type: 'object', properties: { to: { type: 'string', description: "The email address of the recipient, such as 'example@domain.com'." } }, required: ['to'] };
+    expect(fillArguments('Write to andy@gorilla.ai about the forecast', mail, context).arguments).toEqual({ to: 'andy@gorilla.ai' });
+  });
+});

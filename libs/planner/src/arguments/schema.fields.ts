@@ -77,7 +77,9 @@ function namesInstant(name: string): boolean {
 function stringKind(name: string, schema: JsonSchema, description: string): FieldKind {
   const format = schema.format;
   const lowerName = name.toLowerCase();
-  if (format === 'email' || /e-?mail/.test(lowerName) || /\be-?mail address/i.test(description)) return 'email';
+  // "a username, phone number, or email address" takes any of them: an address is one choice, not the kind.
+  const emailAmongOthers = /(?:,|\bor)\s+(?:an?\s+)?e-?mail address|e-?mail address(?:es)?\s+or\b/i.test(description) && !/\S@\S+\.\w/.test(description);
+  if (format === 'email' || /e-?mail/.test(lowerName) || (/\be-?mail address/i.test(description) && !emailAmongOthers)) return 'email';
   if (format === 'uri' || /(?:^|_)(?:url|uri|link|endpoint|href)$/.test(lowerName) || /\burl\b/i.test(lowerName)) return 'url';
   if (format === 'date' || format === 'date-time' || format === 'time') return 'date';
   if (/time_?zone|(?:^|[a-z])Zone$|^zone$|^tz$/i.test(name) || /\bIANA time zone\b/i.test(description)) return 'zone';

@@ -72,7 +72,10 @@ export function asksForSomethingElse(text: string, candidate: PlanningCandidate)
   if (asked.length === 0 || givesEverythingAbout(candidate)) return false;
   const d = candidate.descriptor;
   const local = candidate.id.split(/[/.]/).pop() ?? candidate.id;
-  const toolWords = tokenize(`${candidate.id} ${d.title ?? ''} ${d.description ?? ''} ${Object.keys((d.inputSchema?.properties ?? {}) as object).join(' ')}`);
+  const properties = (d.inputSchema?.properties ?? {}) as Record<string, { enum?: unknown }>;
+  // A field's allowed values are things the tool speaks of: "Reggae tracks" for a music tool whose genre takes Reggae.
+  const allowed = Object.values(properties).flatMap((p) => (Array.isArray(p?.enum) ? p.enum.filter((v): v is string => typeof v === 'string') : []));
+  const toolWords = tokenize(`${candidate.id} ${d.title ?? ''} ${d.description ?? ''} ${Object.keys(properties).join(' ')} ${allowed.join(' ')}`);
   if (!asked.some((w) => toolWords.some((t) => similar(t, w)))) return true;
   // Only a question for a quantity or a thing ("What is the freezing point …"): "Get me two tickets" asks for an action.
   return /^\s*what\b/i.test(text) && namesAnotherKind(asked, local, toolWords);
