@@ -1447,3 +1447,21 @@ describe('fillArguments: a field that takes an email address among other forms',
     expect(fillArguments('Write to andy@gorilla.ai about the forecast', mail, context).arguments).toEqual({ to: 'andy@gorilla.ai' });
   });
 });
+
+describe('fillArguments: other forms of an allowed value, and spelled counts of what a description counts', () => {
+  const homes: JsonSchema = {
+    type: 'object',
+    properties: {
+      intent: { type: 'string', enum: ['rent', 'buy'] },
+      number_of_beds: { type: 'integer', description: 'Number of bedrooms.' },
+      number_of_baths: { type: 'integer', description: 'Number of bathrooms.' },
+    },
+    required: ['intent', 'number_of_beds', 'number_of_baths'],
+  };
+
+  it('reads "a rental" as rent and "four bedrooms" as the bedroom count', () => {
+    expect(fillArguments('Find a rental with four bedrooms and three bathrooms', homes, context).arguments).toEqual({ intent: 'rent', number_of_beds: 4, number_of_baths: 3 });
+    const todo: JsonSchema = { type: 'object', properties: { type: { type: 'string', enum: ['add', 'delete', 'complete'] }, content: { type: 'string' } }, required: ['type', 'content'] };
+    expect(fillArguments("Mark 'Submit the report' as completed", todo, context).arguments).toEqual({ type: 'complete', content: 'Submit the report' });
+  });
+});

@@ -73,10 +73,14 @@ export function matchEnum(text: string, values: readonly unknown[], taken: Span[
   return found.filter((f) => !found.some((g) => g !== f && g.start <= f.start && g.end >= f.end && g.end - g.start > f.end - f.start)).sort((a, b) => a.start - b.start);
 }
 
-/** The other number of a plain word: "strengths" → "strength", "weaknesses" → "weakness", "rating" → "ratings". */
+/**
+ * The other number of a plain word ("strengths" → "strength", "rating" → "ratings"), and for a word that is no plural
+ * its past ("complete" → "completed"), its -ing and its -al adjective ("music" → "musical", "rent" → "rental").
+ */
 function inflections(word: string): string[] {
   if (/(?:ss|us|is)$/i.test(word)) return [];
   if (/(?:sses|xes|ches|shes)$/i.test(word)) return [word.slice(0, -2)];
   if (/s$/i.test(word)) return [word.slice(0, -1)];
-  return [`${word}s`];
+  const base = word.replace(/e$/i, '');
+  return [`${word}s`, `${base}ed`, `${base}ing`, `${base}al`];
 }

@@ -280,7 +280,7 @@ export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaF
       if (mention.kelvin !== undefined && !aboutTemperature(field) && all.some(aboutTemperature)) continue;
       // "two nights" is the value of `num_nights` (the noun its name ends on); "two numbers" (number1,
       // number2) counts the fields themselves, "two notes" is no `first_note_frequency`.
-      if (mention.counts && (fieldFamily(field) !== field.name || !wordMatches(countedNoun(field) ?? '', stem(mention.counts)))) continue;
+      if (mention.counts && (fieldFamily(field) !== field.name || !countsNoun(field, stem(mention.counts)))) continue;
       // A probability is at most 1 (a percentage is read as its fraction before this): "exactly 5 heads" is no probability.
       if (isProbability(field) && typeof value === 'number' && value > 1) continue;
       let score = fieldScore(state, field, mention) + fit;
@@ -506,6 +506,14 @@ export function fillRestStart(state: Filling, fields: SchemaField[]): void {
 function writtenAlike(a: NumberMention, b: NumberMention): boolean {
   const year = (m: NumberMention) => Number.isInteger(m.value) && m.value >= 1000 && m.value <= 2999 && m.digits.end - m.digits.start === 4;
   return a.unit?.quantity === b.unit?.quantity && a.currency?.code === b.currency?.code && year(a) === year(b) && !a.counts === !b.counts;
+}
+
+/** The field counts this noun: its name ends on it, or a count field's description opens on it ("number_of_beds": "Number of bedrooms"). */
+function countsNoun(field: SchemaField, noun: string): boolean {
+  if (wordMatches(countedNoun(field) ?? '', noun)) return true;
+  const description = typeof field.schema.description === 'string' ? field.schema.description : '';
+  const counted = /^\s*(?:the\s+)?(?:number|count|total|amount|quantity)\s+of\s+(?:the\s+)?([a-z]+)/i.exec(description)?.[1];
+  return counted !== undefined && wordMatches(stem(counted), noun);
 }
 
 /** Name words that say a field is a count, not what it counts ("trait_count", "number_of_results"). */
