@@ -1465,3 +1465,22 @@ describe('fillArguments: other forms of an allowed value, and spelled counts of 
     expect(fillArguments("Mark 'Submit the report' as completed", todo, context).arguments).toEqual({ type: 'complete', content: 'Submit the report' });
   });
 });
+
+describe('fillArguments: the date shape a description states, and a range written with one year', () => {
+  it('renders a day with its clock in the stated shape, and a date field as a day alone', () => {
+    const slot: JsonSchema = { type: 'object', properties: { start: { type: 'string', description: "The start, in the format 'YYYY-MM-DD HH:mm:ss'." } }, required: ['start'] };
+    expect(fillArguments('available on March 19, 2024 at 1 pm', slot, context).arguments).toEqual({ start: '2024-03-19 13:00:00' });
+    const show: JsonSchema = { type: 'object', properties: { show_date: { type: 'string', description: "The date of the show, in the format 'YYYY-MM-DD'." } }, required: ['show_date'] };
+    expect(fillArguments('two tickets for the show on 2023-04-22 at 19:00', show, context).arguments).toEqual({ show_date: '2023-04-22' });
+  });
+
+  it('gives the start of a range the year written at its end', () => {
+    const trip: JsonSchema = {
+      type: 'object',
+      properties: { start_date: { type: 'string', description: 'Start date, YYYY-MM-DD.' }, end_date: { type: 'string', description: 'End date, YYYY-MM-DD.' } },
+      required: ['start_date', 'end_date'],
+    };
+    expect(fillArguments('from April 3rd to April 5th 2023', trip, context).arguments).toEqual({ start_date: '2023-04-03', end_date: '2023-04-05' });
+    expect(fillArguments('from Dec 30 to Jan 2 2024', trip, context).arguments).toEqual({ start_date: '2023-12-30', end_date: '2024-01-02' });
+  });
+});

@@ -48,16 +48,23 @@ interface Piece extends Span {
  * "from 2023 April 4th to April 8th", "Dec 28, 2025 to Jan 3": a date written without its year takes
  * the year of the date written before it (the next year when it would fall before that date).
  */
-function withWrittenYear(pieces: Piece[]): Piece[] {
+function withWrittenYear(text: string, pieces: Piece[]): Piece[] {
   let last: Calendar | undefined;
-  return pieces.map((piece) => {
+  return pieces.map((piece, i) => {
     if (piece.date?.kind !== 'calendar' || piece.date.options.length !== 1) return piece;
     const [day] = piece.date.options;
     if (day.year !== undefined) {
       last = day;
       return piece;
     }
-    if (last?.year === undefined) return piece;
+    if (last?.year === undefined) {
+      // "from April 3rd to April 5th 2023": the start of a range takes its end's year (the year before when it would fall after it).
+      const end = pieces[i + 1];
+      const [until] = end?.date?.kind === 'calendar' && end.date.options.length === 1 ? end.date.options : [];
+      if (until?.year === undefined || !/^\s*(?:-|–|to|until|till|through|thru)\s*$/i.test(text.slice(piece.end, end.start))) return piece;
+      const after = day.month > until.month || (day.month === until.month && day.day > until.day);
+      return { ...piece, date: { kind: 'calendar', options: [{ ...day, year: until.year - (after ? 1 : 0) }] } };
+    }
     const before = day.month < last.month || (day.month === last.month && day.day < last.day);
     return { ...piece, date: { kind: 'calendar', options: [{ ...day, year: last.year + (before ? 1 : 0) }] } };
   });
@@ -312,7 +319,7 @@ function datesOf(text: string, reference: Date, contextZone: string, taken: Span
     ),
     zones,
   );
-  return withWrittenYear(pieces).flatMap((piece): DateMention[] => {
+  return withWrittenYear(text, pieces).flatMap((piece): DateMention[] => {
     const clock = Boolean(piece.time || piece.now || piece.iso?.hasTime || (piece.offset && ['hours', 'minutes', 'seconds'].includes(piece.offset.unit as string)));
     // "next Monday 2023.10.2 in Chicago": a day has no clock for a zone to set; the city after it is a place.
     const zoneAttached = piece.iso?.hasOffset || !clock ? { end: piece.end } : attachZone(text, piece, zones);

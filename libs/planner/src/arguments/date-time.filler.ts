@@ -8,14 +8,16 @@ import type { ZoneMention } from './time-zone.extractor';
 
 /** A date format the description states in words ("Format: yyyy-mm-dd", "in MM-DD-YYYY format", "(month-day-year)"), as a Luxon pattern. */
 export function statedDateFormat(description: string): string | undefined {
-  // "MM-DD-YYY" is a typo for the full year, as is any run of three or more y's.
-  const pattern = /\b((?:y{2,4}|mm|dd)(?:([-/.])(?:y{2,4}|mm|dd)){1,2})\b/i.exec(description);
+  // "MM-DD-YYY" is a typo for the full year, as is any run of three or more y's. "YYYY-MM-DD HH:mm:ss": the day and its clock.
+  const pattern = /\b((?:y{2,4}|mm|dd)(?:([-/.])(?:y{2,4}|mm|dd)){1,2})(?:[ T](hh:mm(?::ss)?))?\b/i.exec(description);
   if (pattern)
-    return pattern[1]
-      .replace(/y{3,4}/gi, 'yyyy')
-      .replace(/y/gi, 'y')
-      .replace(/m/gi, 'M')
-      .replace(/d/gi, 'd');
+    return (
+      pattern[1]
+        .replace(/y{3,4}/gi, 'yyyy')
+        .replace(/y/gi, 'y')
+        .replace(/m/gi, 'M')
+        .replace(/d/gi, 'd') + (pattern[3] ? ` ${pattern[3].length > 5 ? 'HH:mm:ss' : 'HH:mm'}` : '')
+    );
   const words = /\b(month|day|year)([-/])(month|day|year)\2(month|day|year)\b/i.exec(description);
   if (!words) return undefined;
   const part: Record<string, string> = { month: 'MM', day: 'dd', year: 'yyyy' };
@@ -32,7 +34,8 @@ export function statedClockFormat(description: string): string | undefined {
 function renderDate(field: SchemaField, mention: DateMention, option: DateTime, sourceZoneField: boolean, wall = option.toFormat("yyyy-MM-dd'T'HH:mm:ss")): string {
   const format = field.schema.format;
   const stated = format ? undefined : statedDateFormat(String(field.schema.description ?? ''));
-  if (stated && mention.granularity === 'date') return option.toFormat(stated);
+  // The format the description states is the value's shape: a day alone, or a day and its clock ("2024-03-19 13:00:00").
+  if (stated && !(mention.timeOnly && timeOfDay(field))) return option.toFormat(stated);
   if (format === 'date') return option.toISODate() as string;
   if (format === 'time') return option.toISOTime({ suppressMilliseconds: true }) as string;
   if (format === 'date-time') return option.toISO({ suppressMilliseconds: true }) as string;
