@@ -2,7 +2,7 @@ import { HashingEmbedder } from '@toolgate/retrieval';
 import { DEFAULT_LIMITS, ErrorCode, type JsonSchema, type ToolDescriptor, ToolgateError } from '@toolgate/sdk';
 import { ToolGraph } from '../graph/tool.graph';
 import type { PlanningCandidate, TaskInput } from '../plan/plan.types';
-import { DeterministicPlanner, fillsCompletely } from './deterministic.planner';
+import { actionFirst, DeterministicPlanner, fillsCompletely } from './deterministic.planner';
 
 const principal = { tenant: 't', subject: 'u', roles: [] };
 const object = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({ type: 'object', properties, required });
@@ -613,6 +613,22 @@ describe('DeterministicPlanner: evidence from shaped values', () => {
   it('does not take one on amounts alone', async () => {
     const plan = await new DeterministicPlanner().plan(task('What is the payback time with income of $200,000 and spending of $150,000?'), [margin], principal);
     expect(plan.decision).toBe('NO_MATCH');
+  });
+});
+
+describe('actionFirst: sibling tools that differ in what they do', () => {
+  const lookup = candidate('music/Music_3_LookupMusic', 'Find songs by artist, album or genre', 1);
+  const play = candidate('music/Music_3_PlayMedia', 'Starts a track on a device', 2);
+  const match = (c: PlanningCandidate, score: number) => ({ candidate: c, score, lexical: 0, example: 0, semantic: null, matchedTerms: [] });
+
+  it('puts first a close candidate whose action the request says, over a best one whose action it does not', () => {
+    const ranked = [match(lookup, 0.5), match(play, 0.45)];
+    expect(actionFirst('Can you play me Remind Me by Carrie Underwood? Pop music is my jam.', ranked).map((m) => m.candidate.id)).toEqual(['music/Music_3_PlayMedia', 'music/Music_3_LookupMusic']);
+  });
+
+  it("keeps the order when the best one's action is said, or the other fits much worse", () => {
+    expect(actionFirst('Look up songs by Carrie Underwood to play later', [match(lookup, 0.5), match(play, 0.45)])[0].candidate.id).toBe('music/Music_3_LookupMusic');
+    expect(actionFirst('Can you play me Remind Me by Carrie Underwood?', [match(lookup, 0.5), match(play, 0.3)])[0].candidate.id).toBe('music/Music_3_LookupMusic');
   });
 });
 

@@ -10,7 +10,7 @@ import { carriedOver, fieldFamilies, groupCarriedOver } from './argument.carrier
 import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
 import { spreadParts } from './part.spreader';
 import { CERTAIN, matchConfidence, noMatchConfidence, planConfidence, replacementConfidence, UNABLE, UNDECIDED } from './plan.confidence';
-import { asksForSomethingElse, coordinatedParts, namesByName, namesTheTool, saysWholeName } from './relevance.evidence';
+import { asksForSomethingElse, coordinatedParts, namesByName, namesTheTool, saysAction, saysWholeName } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
 import { asksAgain, DEFAULT_SPLIT, isAction, type SplitOptions, type SubGoal, splitSubGoals, statesAFact } from './sub-goal.splitter';
@@ -380,6 +380,7 @@ export class DeterministicPlanner extends Planner {
       // In a task of one job, a best candidate without that evidence gives way to a close one the text names
       // (in a task of several, a part that needs no tool is common, and a named neighbour would be a wrong step).
       if (subGoals.length === 1 && !names(ranked[g][0])) ranked[g] = this.namedFirst(goal.text, ranked[g]);
+      if (subGoals.length === 1) ranked[g] = actionFirst(goal.text, ranked[g]);
       const top = ranked[g][0];
       const named = names(top);
       if (
@@ -818,6 +819,23 @@ export class DeterministicPlanner extends Planner {
     this.memory.set(id, memory);
     if (this.memory.size > REMEMBERED_PLANS) this.memory.delete(this.memory.keys().next().value as string);
   }
+}
+
+/** How close (as a share of the best score) a tool whose action the request says must fit to go before one whose action it does not. */
+const ACTION_BAND = 0.8;
+
+/**
+ * "Can you play me Remind Me by Carrie Underwood? Pop music is my jam." for Music_3_LookupMusic and Music_3_PlayMedia:
+ * sibling tools differ in what they do, and the request says which. In a one-job request, a close candidate whose
+ * name's action the text says goes before a best one whose action it does not.
+ */
+export function actionFirst(text: string, matches: ToolMatch[]): ToolMatch[] {
+  const [best] = matches;
+  if (!best || best.score <= 0) return matches;
+  const said = saysAction(text, best.candidate);
+  if (said !== false) return matches;
+  const contender = matches.slice(1).find((m) => m.score >= ACTION_BAND * best.score && saysAction(text, m.candidate) === true);
+  return contender ? [contender, ...matches.filter((m) => m !== contender)] : matches;
 }
 
 /** Adds a sub-goal's words to a step: the step keeps its own words as its first part, and reads all of them as one text too. */

@@ -136,3 +136,23 @@ export function coordinatedParts(text: string): { text: string; start: number; e
   parts.push({ text: text.slice(start), start, end: text.length, sentence: afterSentence });
   return parts.filter((p) => p.text.trim() !== '');
 }
+
+/** Verbs tool names open on: what the tool does to what it names. */
+const ACTIONS = new Set(
+  `get set list find search lookup look play make request send create add delete remove update book reserve buy cancel check start stop
+  open close restore retrieve fetch query show view display schedule reschedule order pay transfer upload download share edit rename move
+  copy read write post submit register login logout subscribe unsubscribe enable disable install run execute stream rent sell`.split(/\s+/),
+);
+
+/**
+ * Whether the text says the action a tool's name opens on ("play" for Music_3_PlayMedia, "look up" for LookupMusic);
+ * undefined when the name opens on no known action.
+ */
+export function saysAction(text: string, candidate: PlanningCandidate): boolean | undefined {
+  const local = candidate.id.split(/[/.]/).pop() ?? candidate.id;
+  const action = tokenize(local).find((w) => ACTIONS.has(w));
+  if (!action) return undefined;
+  const words = tokenize(text);
+  // "Lookup" is written "look up"; a verb is said in any of its forms ("playing", "booked").
+  return words.some((t) => similar(t, action) || (action === 'lookup' && similar(t, 'look')));
+}
