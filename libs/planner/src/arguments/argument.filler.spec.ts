@@ -1355,6 +1355,10 @@ describe("fillArguments: a place for a field that asks for 'City, State' or 'Cit
     });
   });
 
+  it('gives each of several places listed for the field its region, a call each', () => {
+    expect(fillArguments('Find a unisex salon in Pinole and in Austin', cityState, context).each).toEqual([{ city: 'Pinole, CA' }, { city: 'Austin, TX' }]);
+  });
+
   it('leaves a place alone when the field asks for no format, the text gives the region, or the place is unknown', () => {
     expect(fillArguments('Find a unisex salon in Pinole', wants('The city of the salon.'), context).arguments).toEqual({ city: 'Pinole' });
     expect(fillArguments('Find a unisex salon in Portland, ME', cityState, context).arguments).toEqual({ city: 'Portland, ME' });

@@ -223,13 +223,17 @@ function toDescribedCodes(state: Filling, fields: SchemaField[]): void {
   }
 }
 
-/** A place read for a field that asks for 'City, State' or 'City, Country' gets its region ("Santa Rosa" → "Santa Rosa, CA"). */
+/**
+ * A place read for a field that asks for 'City, State' or 'City, Country' gets its region ("Santa Rosa" → "Santa Rosa, CA"),
+ * and so does each of several places listed for it ("Boston and San Francisco": a call each).
+ */
 function toDescribedPlaceFormat(state: Filling, fields: SchemaField[]): void {
   for (const field of fields) {
-    const value = state.fill.arguments[field.name];
-    const format = typeof value === 'string' && state.fill.evidence[field.name] !== 'given' ? placeFormat(field) : undefined;
-    const placed = format && withRegion(value as string, format);
-    if (placed) state.fill.arguments[field.name] = placed;
+    const format = placeFormat(field);
+    if (!format) continue;
+    const placed = (value: unknown) => (typeof value === 'string' && withRegion(value, format)) || value;
+    if (field.name in state.fill.arguments && state.fill.evidence[field.name] !== 'given') state.fill.arguments[field.name] = placed(state.fill.arguments[field.name]);
+    for (const listed of state.fill.ambiguous.filter((a) => a.path === `/${field.name}`)) listed.options = listed.options.map(placed);
   }
 }
 
