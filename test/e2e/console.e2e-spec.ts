@@ -257,10 +257,10 @@ describe('the console in headless Chromium', () => {
     await node('p', 'SUCCEEDED').waitFor({ timeout: 15_000 });
     await page.getByRole('heading', { level: 1, name: /SUCCEEDED/ }).waitFor();
     expect(await page.evaluate('window.sameDocument')).toBe(true);
-    const events = await page
-      .getByRole('region', { name: /^Live events/ })
-      .locator('li')
-      .allTextContents();
+    // The heading can show the run's status a moment before its last event is listed: wait for that line.
+    const live = page.getByRole('region', { name: /^Live events/ }).locator('li');
+    await live.filter({ hasText: 'RUN_FINISHED' }).first().waitFor({ timeout: 15_000 });
+    const events = await live.allTextContents();
     expect(events.join('\n')).toMatch(/STEP_STARTED w[\s\S]*APPROVAL_REQUESTED p[\s\S]*APPROVAL_DECIDED p[\s\S]*RUN_FINISHED/);
     await screenshot(page, 'run-done');
     const run = await call<{ run: { status: string; steps: { id: string; status: string }[] } }>('query($id: ID!) { run(id: $id) { status steps { id status } } }', ALICE, { id: runId });
