@@ -92,7 +92,7 @@ function gazetteer(): Gazetteer {
 const ABROAD_MARGIN = 10;
 
 /** The region of the place most likely meant by that name; `preferAmerican` when the field asks for a US state. */
-export function regionOf(place: string, preferAmerican = false): PlaceRegion | undefined {
+function regionOf(place: string, preferAmerican = false): PlaceRegion | undefined {
   const { anywhere, american } = gazetteer();
   const key = keyOf(place);
   const best = anywhere.get(key);

@@ -220,3 +220,6 @@ export function describedCodes(field: SchemaField): Map<string, string> {
 
 /** A field that holds an identifier (…_id, number, code, docket): its values are codes, never plain words. */
 export const holdsIdentifier = (field: SchemaField): boolean => /^(?:id|ids|number|no|code|docket|reference|ref|serial|sku|isbn|identifier)$/.test(field.nameWords.at(-1) ?? '');
+
+/** The string values a property allows (its `enum`), as words the tool speaks of: "Electropop", "BURGER", "fahrenheit". */
+export const allowedWords = (property: { enum?: unknown } | undefined): string[] => (Array.isArray(property?.enum) ? property.enum.filter((v): v is string => typeof v === 'string') : []);

@@ -1,4 +1,5 @@
 import { tokenize } from '@toolgate/retrieval';
+import { allowedWords } from '../arguments/schema.fields';
 import { coordinationJoints, outsideQuotes, wordsRelated as similar } from '../arguments/text-span.util';
 import type { PlanningCandidate } from '../plan/plan.types';
 
@@ -74,7 +75,7 @@ export function asksForSomethingElse(text: string, candidate: PlanningCandidate)
   const local = candidate.id.split(/[/.]/).pop() ?? candidate.id;
   const properties = (d.inputSchema?.properties ?? {}) as Record<string, { enum?: unknown }>;
   // A field's allowed values are things the tool speaks of: "Reggae tracks" for a music tool whose genre takes Reggae.
-  const allowed = Object.values(properties).flatMap((p) => (Array.isArray(p?.enum) ? p.enum.filter((v): v is string => typeof v === 'string') : []));
+  const allowed = Object.values(properties).flatMap(allowedWords);
   const toolWords = tokenize(`${candidate.id} ${d.title ?? ''} ${d.description ?? ''} ${Object.keys(properties).join(' ')} ${allowed.join(' ')}`);
   if (!asked.some((w) => toolWords.some((t) => similar(t, w)))) return true;
   // Only a question for a quantity or a thing ("What is the freezing point …"): "Get me two tickets" asks for an action.

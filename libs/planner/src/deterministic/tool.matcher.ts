@@ -1,4 +1,5 @@
 import { dot, type Embedder, tokenize } from '@toolgate/retrieval';
+import { allowedWords } from '../arguments/schema.fields';
 import type { PlanningCandidate } from '../plan/plan.types';
 
 /** How well one candidate fits one sub-goal. */
@@ -50,12 +51,11 @@ function profileOf(candidate: PlanningCandidate): ToolProfile {
   length += addTerms(terms, d.description, 1);
   length += addTerms(terms, [...d.category, ...d.tags].join(' '), 1.5);
   const properties = (d.inputSchema?.properties ?? {}) as Record<string, { description?: unknown; enum?: unknown }>;
-  // A field's allowed values are what the tool works on ("Electropop", "BURGER", "fahrenheit") as much as its name is.
-  const allowed = (p: { enum?: unknown }) => (Array.isArray(p?.enum) ? p.enum.filter((v): v is string => typeof v === 'string').join(' ') : '');
+  // A field's allowed values are what the tool works on as much as its name is.
   length += addTerms(
     terms,
     Object.entries(properties)
-      .map(([name, p]) => `${splitName(name)} ${typeof p?.description === 'string' ? p.description : ''} ${allowed(p)}`)
+      .map(([name, p]) => `${splitName(name)} ${typeof p?.description === 'string' ? p.description : ''} ${allowedWords(p).join(' ')}`)
       .join(' '),
     0.5,
   );
