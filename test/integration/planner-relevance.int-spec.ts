@@ -42,6 +42,12 @@ const boiling = tool(
   { substance: { type: 'string', description: 'The substance.' }, pressure: { type: 'number', description: 'The pressure.' }, unit: { type: 'string', enum: ['kPa', 'atm'] } },
   ['substance', 'pressure'],
 );
+const shell = tool(
+  'execute',
+  'Executes a specified command in the Windows operating system using the os.system() function.',
+  { command: { type: 'string', description: 'The command line instruction to pass to os.system().' } },
+  ['command'],
+);
 
 describe('deterministic planner with the local model: a tool the request never names', () => {
   let embedder: OnnxEmbedder;
@@ -59,6 +65,14 @@ describe('deterministic planner with the local model: a tool the request never n
     const food = await plan('Please switch my order from pizza to a SOUP.', only('kitchen', kitchen));
     expect(food.decision).toBe('USE_TOOLS');
     expect(food.steps[0].arguments).toEqual({ TheFod: 'SOUP' });
+  });
+
+  it("runs it, however loosely the wording fits, when the request says the value beside its field's own name", async () => {
+    const off = await plan('disconnect wifi, using the command netsh wlan disconnect', only('cmd_controller', shell));
+    expect(off.decision).toBe('USE_TOOLS');
+    expect(off.steps[0].arguments).toEqual({ command: 'netsh wlan disconnect' });
+    // The same wish without the value said at its name is no job for it.
+    expect((await plan('disconnect wifi, please', only('cmd_controller', shell))).decision).toBe('NO_MATCH');
   });
 
   it('does not when they give none of them, or when the request asks for what the tool never speaks of', async () => {

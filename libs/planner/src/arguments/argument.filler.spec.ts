@@ -1488,3 +1488,57 @@ describe('fillArguments: the date shape a description states, and a range writte
     expect(fillArguments('from Dec 30 to Jan 2 2024', trip, context).arguments).toEqual({ start_date: '2023-12-30', end_date: '2024-01-02' });
   });
 });
+
+describe("fillArguments: a value said after its field's own noun", () => {
+  const run: JsonSchema = { type: 'object', properties: { command: { type: 'string', description: 'The command line instruction to run.' } }, required: ['command'] };
+  const todo: JsonSchema = {
+    type: 'object',
+    properties: { type: { type: 'string', enum: ['add', 'delete'] }, content: { type: 'string', description: 'What the task says.' } },
+    required: ['type', 'content'],
+  };
+  const release: JsonSchema = { type: 'object', properties: { version: { type: 'string', description: 'Release to inspect.' } }, required: ['version'] };
+
+  it('takes the rest of the clause after "using the command" or "with content", symbols and all', () => {
+    expect(fillArguments('shutdown the pc, using the exact command shutdown /s /t 0', run, context).arguments).toEqual({ command: 'shutdown /s /t 0' });
+    expect(fillArguments('open calculator app using the command called start calc. Thanks!', run, context).arguments).toEqual({ command: 'start calc' });
+    expect(fillArguments('add todo with content go to sleep at 9 pm', todo, context).arguments).toEqual({ type: 'add', content: 'go to sleep at 9 pm' });
+    expect(fillArguments('Provide metrics for it. Use version number 5.', release, context).arguments).toEqual({ version: '5' });
+  });
+
+  it('reads nothing when the noun is not introduced as the means, is said twice, or opens on a function word', () => {
+    expect(fillArguments('the command prompt is slow', run, context).missing).toHaveLength(1);
+    expect(fillArguments('using the command to list files', run, context).missing).toHaveLength(1);
+    expect(fillArguments('with the command dir, then with the command ls', run, context).missing).toHaveLength(1);
+  });
+});
+
+describe('fillArguments: counted things for aligned item and quantity lists', () => {
+  const order: JsonSchema = {
+    type: 'object',
+    properties: {
+      restaurant: { type: 'string', description: 'The name of the restaurant to order from.' },
+      items: { type: 'array', items: { type: 'string' }, description: 'Food item names.' },
+      quantities: { type: 'array', items: { type: 'integer' }, description: 'The quantity of each item, aligned by index.' },
+    },
+    required: ['restaurant', 'items', 'quantities'],
+  };
+  const ordering = { ...context, tool: { name: 'uber.eat.order', description: 'Order food from a restaurant on Uber Eats.' } };
+
+  it('pairs each count with the thing it counts, "two dozen" as 24, and keeps a name that ends on a possessive', () => {
+    expect(fillArguments("I want to order five burgers and six chicken wings from McDonald's.", order, ordering).arguments).toEqual({
+      items: ['burgers', 'chicken wings'],
+      quantities: [5, 6],
+      restaurant: "McDonald's",
+    });
+    expect(fillArguments('Get 2 apples, three bottles of olive oil and two dozen eggs from Corner Shop', order, ordering).arguments).toEqual({
+      items: ['apples', 'olive oil', 'eggs'],
+      quantities: [2, 3, 24],
+      restaurant: 'Corner Shop',
+    });
+  });
+
+  it('reads no order from a single count or from counts not written as one list', () => {
+    expect(fillArguments('I want five burgers from Joe Diner', order, context).arguments.quantities).toBeUndefined();
+    expect(fillArguments('Five burgers were great at Joe Diner; we need 6 chairs for the party', order, context).arguments.quantities).toBeUndefined();
+  });
+});

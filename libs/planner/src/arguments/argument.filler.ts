@@ -8,7 +8,7 @@ import { extractDates } from './date-time.extractor';
 import { fillDates, fillImpliedSourceZone, fillZones } from './date-time.filler';
 import { fillQuotedLists, fillWordLists, widenEnumerations } from './enumeration.filler';
 import { Filling, joinedAsList } from './filling.state';
-import { fillNumberList, fillNumberMap, fillOperations, fillPolynomial, fillPolynomialTerms, fillSortKeys, fillStringList } from './list.filler';
+import { fillCountedItems, fillNumberList, fillNumberMap, fillOperations, fillPolynomial, fillPolynomialTerms, fillSortKeys, fillStringList } from './list.filler';
 import { fillCurrencies, fillNumbers, fillPeriods, fillRangeObjects, fillRestStart, fillUnits } from './number.filler';
 import { fillExampleLists, fillNameLists, fillPhrases } from './phrase.filler';
 import { placeFormat, withRegion } from './place.gazetteer';
@@ -16,7 +16,7 @@ import { fillResidual } from './residual.filler';
 import { spreadLegs } from './route.spreader';
 import { refusedArguments } from './schema.check';
 import { describedCodes, type SchemaField, schemaFields, statedDefault } from './schema.fields';
-import { fillAddress, fillCodeLists, fillDimensions, fillEmails, fillExpression, fillIdentifiers, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
+import { fillAddress, fillCodeLists, fillDimensions, fillEmails, fillExpression, fillIdentifiers, fillNamedValues, fillPath, fillPersonName, fillTexts, fillUrl, fillYears } from './string.filler';
 import { overlaps, stem, wordMatches } from './text-span.util';
 
 /**
@@ -99,6 +99,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   for (const field of open('number-map')) fillNumberMap(state, field);
   fillPolynomial(state, open('number-list'));
   fillPolynomialTerms(state, open('number'));
+  fillCountedItems(state, [...open('number-list'), ...open('string-list')]);
   fillNumberList(state, open('number-list'));
   fillQuotedLists(state, open('string-list'));
   fillRangeObjects(state, open('other'));
@@ -120,6 +121,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillTexts(state, texts, open('unit'));
   // A URL field takes a placeholder only when no URL is written (fillUrl left it open).
   fillIdentifiers(state, [...open('text'), ...open('url'), ...untyped.filter((f) => state.isOpen(f))]);
+  fillNamedValues(state, open('text'));
   fillPhrases(state, [...texts, ...open('unit')]);
   fillExampleLists(state, open('string-list'));
   fillCodeLists(state, open('string-list'));

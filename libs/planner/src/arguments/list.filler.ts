@@ -2,7 +2,7 @@
 import type { JsonSchema } from '@toolgate/sdk';
 import type { Span } from './argument-fill.types';
 import { matchEnum } from './enum.matcher';
-import { type Filling, fieldScore, same } from './filling.state';
+import { type Filling, fieldScore, joinedAsList, same } from './filling.state';
 import { operationItem, type SchemaField, sortItem } from './schema.fields';
 import { extractAssignments } from './structured.extractor';
 import { extractCsvBlock, extractSortKey } from './table-text.extractor';
@@ -252,4 +252,58 @@ export function fillPolynomialTerms(state: Filling, fields: SchemaField[]): void
   for (const { field } of terms) state.set(field, { value: calls[0][field.name], span: written[0].span });
   state.used.push(...written.map((p) => p.span));
   if (calls.length > 1) state.fill.each = calls;
+}
+
+/** What a count may be of before the thing counted ("three bottles of olive oil"). */
+const MEASURE_OF = /^(?:bottles?|bags?|boxes?|cans?|packs?|packets?|cartons?|jars?|pieces?|cups?|glasses?|slices?|loaves?|bunch(?:es)?|cases?|rolls?|tubs?|sets?|pairs?)\s+of\s+/i;
+/** The thing counted: up to four words, ending where the list goes on or the sentence turns ("from McDonald's"). */
+const COUNTED = /^(['"‘“]?)([A-Za-z][\w'’&-]*(?:\s+[A-Za-z][\w'’&-]*){0,3}?)['"’”]?(?=\s*(?:[,.?!;]|$|\s+(?:and|from|at|in|for|to|with|on|please|each)\b))/;
+/** Words a count-list field is named by ("quantities", "counts", "qty"). */
+const COUNT_WORDS = new Set(['quantity', 'quantities', 'qty', 'count', 'counts', 'amount', 'amounts', 'number', 'numbers']);
+
+/**
+ * "five burgers and six chicken wings", "three bottles of olive oil and two dozen eggs": an order of counted things
+ * for a tool that takes the things and their counts as two lists aligned by index (items, quantities). Two things at least,
+ * written as one list; "two dozen" counts 24.
+ */
+export function fillCountedItems(state: Filling, fields: SchemaField[]): void {
+  const counts = fields.filter((f) => f.kind === 'number-list' && state.isOpen(f) && f.nameWords.some((w) => COUNT_WORDS.has(w)));
+  const things = fields.filter((f) => f.kind === 'string-list' && state.isOpen(f));
+  if (counts.length !== 1 || things.length !== 1) return;
+  const entries: { count: number; item: string; span: Span }[] = [];
+  for (const number of state.numbers) {
+    // "two dozen eggs" is one entry, not "two" and "dozen eggs".
+    const inPrevious = number.start < (entries.at(-1)?.span.end ?? 0);
+    if (inPrevious || !Number.isInteger(number.value) || number.value <= 0 || number.unit || number.currency) continue;
+    let at = number.digits.end;
+    let count = number.value;
+    const rest = () => state.text.slice(at).replace(/^\s+/, '');
+    const skip = (length: number) => {
+      at = state.text.length - rest().length + length;
+    };
+    const dozen = /^dozens?\s+(?:of\s+)?/i.exec(rest());
+    if (dozen) {
+      count *= 12;
+      skip(dozen[0].length);
+    }
+    const measure = MEASURE_OF.exec(rest());
+    if (measure) skip(measure[0].length);
+    const thing = COUNTED.exec(rest());
+    if (!thing) continue;
+    const start = state.text.length - rest().length;
+    entries.push({ count, item: thing[2], span: { start: number.start, end: start + thing[0].length, text: state.text.slice(number.start, start + thing[0].length) } });
+  }
+  if (
+    entries.length < 2 ||
+    !joinedAsList(
+      state.text,
+      entries.map((e) => e.span),
+    ) ||
+    entries.some((e) => !state.isFree(e.span))
+  )
+    return;
+  const span = { start: entries[0].span.start, end: entries.at(-1)?.span.end ?? entries[0].span.end, text: '' };
+  span.text = state.text.slice(span.start, span.end);
+  state.set(things[0], { value: entries.map((e) => e.item), span });
+  state.set(counts[0], { value: entries.map((e) => e.count), span });
 }

@@ -41,8 +41,9 @@ function isProperWord(word: string): boolean {
 
 export function tokensOf(text: string): Token[] {
   return [...text.matchAll(TOKEN)].map((m) => {
-    // "Brady's record": the possessive is not part of the name.
-    let value = m[0].replace(/['’]s$/, '');
+    // "Brady's record": the possessive is not part of the name; with no noun after it ("order from McDonald's.") it is.
+    const after = text.slice(m.index + m[0].length);
+    let value = /^\s*(?:$|[,.;:!?)]|(?:on|in|at|from|for|to|with|and|or|near|by)\b)/i.test(after) ? m[0] : m[0].replace(/['’]s$/, '');
     // "Mr. X", "Apple Inc.", "Washington D.C.": the abbreviation keeps its period.
     if (text.charAt(m.index + value.length) === '.' && (ABBREVIATION.test(value) || /^[A-Z](?:\.[A-Z])+$/.test(value))) value += '.';
     const before = text.slice(0, m.index).trimEnd();

@@ -290,3 +290,39 @@ export function fillYears(state: Filling, fields: SchemaField[]): void {
     state.single(field, found);
   }
 }
+
+/** Words that open no value: "the command to list files", "with content that covers …". */
+const NOT_A_VALUE = new Set(
+  'a an the of to for is are was were be been should must will would can could may might that which who whose and or but in on at by with from as than this these'.split(' '),
+);
+/** Head nouns too common to cue a value: "with the name …" is for the name readers. */
+const NO_CUE = new Set(['name', 'type', 'kind', 'value', 'data', 'text', 'input', 'info', 'information', 'detail', 'id', 'string', 'param', 'option', 'number']);
+/** Where a value said after its field's noun ends: the clause's end. */
+const CLAUSE_END = /[.?!;](?=\s|$)|,\s|\s+(?:and|then|but|so)\s+|\n/i;
+const MAX_NAMED_VALUE_WORDS = 12;
+
+/**
+ * "add todo with content go to sleep at 9 pm", "using the exact command shutdown /s /t 0": a required text field's own
+ * noun, introduced as the means ("with", "using", "via") or followed by "called"/":", then its value to the end of the
+ * clause. Only when the text says it once; never a value that opens on a function word.
+ */
+export function fillNamedValues(state: Filling, fields: SchemaField[]): void {
+  for (const field of fields.filter((f) => f.required && state.isOpen(f))) {
+    const head = field.nameWords.filter((w) => !/^\d+$/.test(w)).at(-1);
+    if (!head || head.length < 3 || NO_CUE.has(head)) continue;
+    const found: { value: string; span: Span }[] = [];
+    for (const [i, word] of state.words.entries()) {
+      if (!wordMatches(head, stem(word.word))) continue;
+      const lead = /^\s*(?::|=|called|named|number|no\.|#)?\s*/i.exec(state.text.slice(word.end))?.[0] ?? '';
+      const introduced = lead.trim() !== '' || state.words.slice(Math.max(0, i - 3), i).some((w) => ['with', 'using', 'use', 'via'].includes(w.word));
+      const start = word.end + lead.length;
+      const rest = state.text.slice(start);
+      const value = rest.slice(0, CLAUSE_END.exec(rest)?.index ?? rest.length).trim();
+      const words = value.split(/\s+/);
+      const span = { start, end: start + value.length, text: value };
+      if (!introduced || value === '' || words.length > MAX_NAMED_VALUE_WORDS || NOT_A_VALUE.has(words[0].toLowerCase())) continue;
+      if (state.isFree(span) && !state.opaque.some((o) => overlaps(o, span))) found.push({ value, span });
+    }
+    if (found.length === 1) state.set(field, found[0]);
+  }
+}

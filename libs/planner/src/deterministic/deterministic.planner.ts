@@ -10,7 +10,7 @@ import { carriedOver, fieldFamilies, groupCarriedOver } from './argument.carrier
 import type { ArgumentFillContext, ArgumentFiller, FilledArguments } from './argument-filler.types';
 import { spreadParts } from './part.spreader';
 import { CERTAIN, matchConfidence, noMatchConfidence, planConfidence, replacementConfidence, UNABLE, UNDECIDED } from './plan.confidence';
-import { asksForSomethingElse, coordinatedParts, namesByName, namesTheTool, saysAction, saysWholeName } from './relevance.evidence';
+import { asksForSomethingElse, coordinatedParts, namesByName, namesTheTool, saidAtItsName, saysAction, saysWholeName } from './relevance.evidence';
 import { bindingTo, isBinding, linkBySchema } from './schema.linker';
 import { orderSteps } from './step.orderer';
 import { asksAgain, DEFAULT_SPLIT, isAction, type SplitOptions, type SubGoal, splitSubGoals, statesAFact } from './sub-goal.splitter';
@@ -304,47 +304,30 @@ export class DeterministicPlanner extends Planner {
    * sub-goal per tool; parts that name none ("96 and 128") stay with the part before them.
    */
   private async splitByTools(subGoals: SubGoal[], pool: PlanningCandidate[]): Promise<SubGoal[]> {
+    const split = await Promise.all(subGoals.map((goal) => this.partsByName(goal.text, pool)));
+    // Only the parts no tool's name settles are embedded, all in one call, and with them each sub-goal as written (most
+    // stay whole and are ranked next): each text embedded is most of a plan's time, and one call for all of them is cheaper.
+    const unsettled = split.flatMap((s) => s?.unsettled.map((i) => s.parts[i].text) ?? []);
+    const meant = new Map<string, ToolMatch[]>();
+    if (this.options.embedder && unsettled.length > 0) {
+      const scores = await this.matcher.rank([...unsettled, ...subGoals.map((g) => g.text)], pool);
+      for (const [k, text] of unsettled.entries()) meant.set(text, scores[k]);
+    }
+    const clearly = (text: string) => {
+      const [first, second] = meant.get(text) ?? [];
+      return first && first.score >= CLEAR_PART_FIT * this.minScore && (!second || first.score >= CLEAR_PART_LEAD * second.score) ? first.candidate.id : undefined;
+    };
     const out: { text: string; following?: string[]; preceding?: string[] }[] = [];
-    for (const goal of subGoals) {
-      const parts = coordinatedParts(goal.text);
-      if (parts.length < 2) {
+    for (const [g, goal] of subGoals.entries()) {
+      const analysed = split[g];
+      if (!analysed) {
         out.push({ text: goal.text });
         continue;
       }
-      // Words decide here (a part names its tool or not), so the parts are ranked without embedding them.
-      const ranked = await this.wordMatcher.rank(
-        parts.map((p) => p.text),
-        pool,
-      );
-      // A sentence or a part that asks for nothing ("My confirmation number is X.", "the weather was clear") is context, whatever tool word it holds;
-      // one that opens with a word of a tool's own name ("Invest $2000 in Google" for investment.invest) asks for it.
-      const isContext = parts.map((part, i) => {
-        const opening = part.text.trim().split(/\s+/)[0] ?? '';
-        return (part.sentence || statesAFact(part.text)) && !isAction(part.text) && !ranked[i].some((m) => m.score > 0 && namesByName(opening, m.candidate));
-      });
-      const byName = parts.map((part, i) => {
-        const top = ranked[i][0];
-        return isContext[i] || !top || top.score <= 0 || !namesByName(part.text, top.candidate) ? undefined : top.candidate.id;
-      });
-      // Or, with an embedder, a part whose best fit is clearly one tool ("major wars in England during the 18th
-      // century" for an events tool): twice the usual bar, and 15% ahead of the next. Only the parts no tool's
-      // name settles are embedded: each text embedded is most of a plan's time.
-      const unsettled = parts.map((_, i) => i).filter((i) => !isContext[i] && byName[i] === undefined);
-      const meant = new Map<number, ToolMatch[]>();
-      if (this.options.embedder && unsettled.length > 0) {
-        const scores = await this.matcher.rank(
-          unsettled.map((i) => parts[i].text),
-          pool,
-        );
-        for (const [k, i] of unsettled.entries()) meant.set(i, scores[k]);
-      }
-      const clearly = (i: number) => {
-        const [first, second] = meant.get(i) ?? [];
-        return first && first.score >= CLEAR_PART_FIT * this.minScore && (!second || first.score >= CLEAR_PART_LEAD * second.score) ? first.candidate.id : undefined;
-      };
+      const { parts, isContext, byName } = analysed;
       const groups: { tool: string; start: number; end: number }[] = [];
       parts.forEach((part, i) => {
-        const named = isContext[i] ? undefined : (byName[i] ?? clearly(i));
+        const named = isContext[i] ? undefined : (byName[i] ?? clearly(part.text));
         const current = groups.at(-1);
         if (current && (!named || named === current.tool)) current.end = part.end;
         else groups.push({ tool: named ?? '', start: part.start, end: part.end });
@@ -360,6 +343,34 @@ export class DeterministicPlanner extends Planner {
       }
     }
     return out.map((goal, index) => ({ index, ...goal }));
+  }
+
+  /**
+   * A sub-goal's coordinated parts, which are context, which name a tool by a word of its name, and which only
+   * meaning could settle; nothing for a sub-goal of one part.
+   */
+  private async partsByName(text: string, pool: PlanningCandidate[]) {
+    const parts = coordinatedParts(text);
+    if (parts.length < 2) return undefined;
+    // Words decide here (a part names its tool or not), so the parts are ranked without embedding them.
+    const ranked = await this.wordMatcher.rank(
+      parts.map((p) => p.text),
+      pool,
+    );
+    // A sentence or a part that asks for nothing ("My confirmation number is X.", "the weather was clear") is context, whatever tool word it holds;
+    // one that opens with a word of a tool's own name ("Invest $2000 in Google" for investment.invest) asks for it.
+    const isContext = parts.map((part, i) => {
+      const opening = part.text.trim().split(/\s+/)[0] ?? '';
+      return (part.sentence || statesAFact(part.text)) && !isAction(part.text) && !ranked[i].some((m) => m.score > 0 && namesByName(opening, m.candidate));
+    });
+    const byName = parts.map((part, i) => {
+      const top = ranked[i][0];
+      return isContext[i] || !top || top.score <= 0 || !namesByName(part.text, top.candidate) ? undefined : top.candidate.id;
+    });
+    // Or, with an embedder, a part whose best fit is clearly one tool ("major wars in England during the 18th
+    // century" for an events tool): twice the usual bar, and 15% ahead of the next.
+    const unsettled = parts.map((_, i) => i).filter((i) => !isContext[i] && byName[i] === undefined);
+    return { parts, isContext, byName, unsettled };
   }
 
   private async chooseTools(subGoals: SubGoal[], ranked: ToolMatch[][], notes: string[], context: ArgumentFillContext): Promise<Draft[]> {
@@ -386,12 +397,7 @@ export class DeterministicPlanner extends Planner {
       if (
         !top ||
         (this.options.minScore !== undefined && top.score < this.minScore) ||
-        !(
-          funnelAgrees(top) ||
-          named ||
-          (await this.fillsTyped(goal.text, top, context)) ||
-          (subGoals.length === 1 && top.score >= this.minScore && (await this.fillsFromWords(goal.text, top, context)))
-        )
+        !(funnelAgrees(top) || named || (await this.fillsTyped(goal.text, top, context)) || (subGoals.length === 1 && (await this.fillsFromWords(goal.text, top, context, top.score < this.minScore))))
       ) {
         idle.push({ text: goal.text, position: g });
         continue;
@@ -461,7 +467,7 @@ export class DeterministicPlanner extends Planner {
     // Amounts alone say little (any finance tool takes two): one value at least must be of a shaped kind.
     if (required.length < 2 || !required.every((f) => TYPED_KINDS.has(f.kind) || f.kind === 'number') || !required.some((f) => TYPED_KINDS.has(f.kind))) return false;
     const fill = await (this.options.fillArguments ?? fillArguments)(text, schema, context);
-    const evidence = (fill as { evidence?: Record<string, string> }).evidence ?? {};
+    const evidence = fill.evidence ?? {};
     return fillsCompletely(schema, fill) && !fill.guessed?.length && required.every((f) => f.kind !== 'number' || /\p{L}|[$€£¥₹%°]/u.test(evidence[f.name] ?? ''));
   }
 
@@ -472,11 +478,15 @@ export class DeterministicPlanner extends Planner {
    * values do not count; a tool that requires nothing needs one value said. A request that asks for something the
    * tool never speaks of is still not for it.
    */
-  private async fillsFromWords(text: string, match: ToolMatch, context: ArgumentFillContext): Promise<boolean> {
+  private async fillsFromWords(text: string, match: ToolMatch, context: ArgumentFillContext, loose: boolean): Promise<boolean> {
     if (asksForSomethingElse(text, match.candidate)) return false;
     const schema = match.candidate.descriptor.inputSchema;
+    const required = requiredOf(schema);
+    // Below the usual bar the words must speak the tool's own terms: a required value said beside its field's name.
+    if (loose && required.length === 0) return false;
     const fill = await (this.options.fillArguments ?? fillArguments)(text, schema, context);
-    return fillsCompletely(schema, fill) && !fill.guessed?.length;
+    if (!fillsCompletely(schema, fill) || fill.guessed?.length) return false;
+    return !loose || required.some((field) => saidAtItsName(text, field, fill.evidence?.[field]));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { DEFAULT_LIMITS, type ToolDescriptor } from '@toolgate/sdk';
 import type { PlanningCandidate } from '../plan/plan.types';
-import { coordinatedParts, namesTheTool } from './relevance.evidence';
+import { coordinatedParts, namesTheTool, saidAtItsName } from './relevance.evidence';
 
 function tool(id: string, title: string, description: string, tags: string[]): PlanningCandidate {
   const descriptor: ToolDescriptor = {
@@ -75,5 +75,20 @@ describe('coordinatedParts', () => {
     ]);
     // A request sent whole in quotes is still read as words.
     expect(coordinatedParts('"Find flights, and book a hotel"').map((p) => p.text)).toEqual(['"Find flights', 'book a hotel"']);
+  });
+});
+
+describe('saidAtItsName', () => {
+  it("finds the field's name right beside the value, the rest of a longer name anywhere in the text", () => {
+    expect(saidAtItsName('using the command netsh wlan disconnect', 'command', 'netsh wlan disconnect')).toBe(true);
+    expect(saidAtItsName('close firefox using taskkill command', 'command', 'taskkill')).toBe(true);
+    expect(saidAtItsName('details for the user with the ID 7890', 'user_id', '7890')).toBe(true);
+    expect(saidAtItsName('details for the order with the ID 7890', 'user_id', '7890')).toBe(false);
+  });
+
+  it('never for a value far from the name, one not in the text, or a name any tool could have', () => {
+    expect(saidAtItsName('the command prompt was open when I typed ls -la at home', 'command', 'ls -la')).toBe(false);
+    expect(saidAtItsName('using the command dir', 'command', 'ls')).toBe(false);
+    expect(saidAtItsName('the value 42', 'value', '42')).toBe(false);
   });
 });

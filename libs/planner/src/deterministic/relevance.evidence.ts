@@ -157,3 +157,24 @@ export function saysAction(text: string, candidate: PlanningCandidate): boolean 
   // "Lookup" is written "look up"; a verb is said in any of its forms ("playing", "booked").
   return words.some((t) => similar(t, action) || (action === 'lookup' && similar(t, 'look')));
 }
+
+/** How far from a value its field's name may stand and still name it ("the ID 7890", "'AIR_CLEAN' mode", "using the command dir C:\"). */
+const NAME_REACH_BEFORE = 24;
+const NAME_REACH_AFTER = 12;
+
+/**
+ * Whether the text says a value right beside its field's own name: "using the taskkill command" for `command`,
+ * "the user with the ID 7890" for `user_id`. A name made only of words any tool could have ("value", "data") says nothing.
+ */
+export function saidAtItsName(text: string, field: string, value: string | undefined): boolean {
+  const words = tokenize(field.replace(/([a-z0-9])([A-Z])/g, '$1 $2'));
+  const name = significant(words);
+  if (name.length === 0 || !value) return false;
+  const at = text.toLowerCase().indexOf(value.toLowerCase());
+  if (at < 0) return false;
+  const near = tokenize(`${text.slice(Math.max(0, at - NAME_REACH_BEFORE), at)} ${text.slice(at + value.length, at + value.length + NAME_REACH_AFTER)}`);
+  // The name's last word stands beside the value ("ID" of user_id), the rest anywhere in the text ("the user with the ID 7890").
+  const said = tokenize(text);
+  const last = words.at(-1) ?? '';
+  return near.some((w) => similar(w, last)) && name.every((w) => said.some((t) => similar(t, w)));
+}
