@@ -1542,3 +1542,21 @@ describe('fillArguments: counted things for aligned item and quantity lists', ()
     expect(fillArguments('Five burgers were great at Joe Diner; we need 6 chairs for the party', order, context).arguments.quantities).toBeUndefined();
   });
 });
+
+describe('fillArguments: a flag written as an enum of words', () => {
+  const houses: JsonSchema = {
+    type: 'object',
+    properties: {
+      where_to: { type: 'string', description: 'The destination city.' },
+      has_laundry_service: { type: 'string', enum: ['True', 'False', 'dontcare'], default: 'dontcare', description: 'Whether the house has laundry service.' },
+      rating: { type: 'string', enum: ['yes', 'no', 'high'], description: 'Not a flag: it takes another word too.' },
+    },
+    required: ['where_to'],
+  };
+
+  it('takes the word for on or off when the text names what the flag is about, and stays unset otherwise', () => {
+    expect(fillArguments('A house in Austin that has laundry service', houses, context).arguments.has_laundry_service).toBe('True');
+    expect(fillArguments('A house in Austin, no laundry service needed', houses, context).arguments.has_laundry_service).toBe('False');
+    expect(fillArguments('A house in Austin', houses, context).arguments.has_laundry_service).toBeUndefined();
+  });
+});

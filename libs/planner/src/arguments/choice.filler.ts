@@ -2,7 +2,7 @@
 import type { JsonSchema } from '@toolgate/sdk';
 import { matchEnum } from './enum.matcher';
 import type { Filling } from './filling.state';
-import type { SchemaField } from './schema.fields';
+import { flagValues, type SchemaField } from './schema.fields';
 import { contentWords, overlaps, stem, wordMatches } from './text-span.util';
 
 const NEGATIONS = new Set(['no', 'not', 'without', "don't", 'dont', 'never', 'exclude', 'excluding', 'skip', 'omit', "doesn't", "isn't", 'less', 'non']);
@@ -97,5 +97,8 @@ export function fillBoolean(state: Filling, field: SchemaField): void {
   const before = free.slice(Math.max(0, best[0] - 3), best[0]).map((w) => w.word);
   // "has few artistic interests" says no; "a few" says some.
   const few = before.some((w, i) => (w === 'few' || w === 'little') && before[i - 1] !== 'a');
-  state.set(field, { value: !before.some((w) => NEGATIONS.has(w)) && !few, span });
+  const on = !before.some((w) => NEGATIONS.has(w)) && !few;
+  // A flag written as an enum of words ("True" / "False" / "dontcare") takes its words.
+  const words = flagValues(field.schema);
+  state.set(field, { value: words ? (on ? words.on : words.off) : on, span });
 }

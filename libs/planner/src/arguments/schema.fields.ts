@@ -96,10 +96,25 @@ function stringKind(name: string, schema: JsonSchema, description: string): Fiel
   return 'text';
 }
 
+const TRUE_WORDS = /^(?:true|yes)$/i;
+const FALSE_WORDS = /^(?:false|no)$/i;
+
+/**
+ * The values an enum of yes and no in words takes for on and off ("True" / "False" beside "dontcare"): such a field is
+ * a flag. Undefined for any other enum.
+ */
+export function flagValues(schema: JsonSchema): { on: unknown; off: unknown } | undefined {
+  const values = Array.isArray(schema.enum) ? schema.enum : [];
+  const on = values.find((v) => typeof v === 'string' && TRUE_WORDS.test(v));
+  const off = values.find((v) => typeof v === 'string' && FALSE_WORDS.test(v));
+  const others = values.filter((v) => v !== on && v !== off);
+  return on !== undefined && off !== undefined && others.every((v) => typeof v === 'string' && /^(?:dont ?care|any|either|none|unknown|)$/i.test(v)) ? { on, off } : undefined;
+}
+
 function kindOf(name: string, schema: JsonSchema): FieldKind {
   const description = typeof schema.description === 'string' ? schema.description : '';
   const types = typesOf(schema);
-  if (Array.isArray(schema.enum)) return 'enum';
+  if (Array.isArray(schema.enum)) return flagValues(schema) ? 'boolean' : 'enum';
   if (types.includes('array')) {
     const items = (schema.items ?? {}) as JsonSchema;
     if (Array.isArray(items.enum)) return 'enum-list';
