@@ -1537,6 +1537,28 @@ describe('fillArguments: counted things for aligned item and quantity lists', ()
     });
   });
 
+  it('fills a list of {item, quantity} records the same way, quoted things too, and an id written as a label', () => {
+    const records: JsonSchema = {
+      type: 'object',
+      properties: {
+        restaurant_id: { type: 'string', description: 'The unique identifier of the restaurant.' },
+        items: {
+          type: 'array',
+          items: { type: 'object', properties: { item: { type: 'string' }, quantity: { type: 'integer' } } },
+          description: 'Items to order, each with its quantity.',
+        },
+      },
+      required: ['restaurant_id', 'items'],
+    };
+    expect(fillArguments("Order five 'burgers' and six 'chicken wings' from uber eat with id: McDonald's.", records, context).arguments).toEqual({
+      items: [
+        { item: 'burgers', quantity: 5 },
+        { item: 'chicken wings', quantity: 6 },
+      ],
+      restaurant_id: "McDonald's",
+    });
+  });
+
   it('reads no order from a single count or from counts not written as one list', () => {
     expect(fillArguments('I want five burgers from Joe Diner', order, context).arguments.quantities).toBeUndefined();
     expect(fillArguments('Five burgers were great at Joe Diner; we need 6 chairs for the party', order, context).arguments.quantities).toBeUndefined();

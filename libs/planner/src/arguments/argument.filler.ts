@@ -99,7 +99,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   for (const field of open('number-map')) fillNumberMap(state, field);
   fillPolynomial(state, open('number-list'));
   fillPolynomialTerms(state, open('number'));
-  fillCountedItems(state, [...open('number-list'), ...open('string-list')]);
+  fillCountedItems(state, [...open('number-list'), ...open('string-list'), ...open('other')]);
   fillNumberList(state, open('number-list'));
   fillQuotedLists(state, open('string-list'));
   fillRangeObjects(state, open('other'));

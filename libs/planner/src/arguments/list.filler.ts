@@ -257,19 +257,46 @@ export function fillPolynomialTerms(state: Filling, fields: SchemaField[]): void
 /** What a count may be of before the thing counted ("three bottles of olive oil"). */
 const MEASURE_OF = /^(?:bottles?|bags?|boxes?|cans?|packs?|packets?|cartons?|jars?|pieces?|cups?|glasses?|slices?|loaves?|bunch(?:es)?|cases?|rolls?|tubs?|sets?|pairs?)\s+of\s+/i;
 /** The thing counted: up to four words, ending where the list goes on or the sentence turns ("from McDonald's"). */
-const COUNTED = /^(['"‘“]?)([A-Za-z][\w'’&-]*(?:\s+[A-Za-z][\w'’&-]*){0,3}?)['"’”]?(?=\s*(?:[,.?!;]|$|\s+(?:and|from|at|in|for|to|with|on|please|each)\b))/;
+const COUNTED = /^(['"‘“]?)([A-Za-z](?:[\w'’&-]*\w)?(?:\s+[A-Za-z](?:[\w'’&-]*\w)?){0,3}?)['"’”]?(?=\s*(?:[,.?!;]|$|\s+(?:and|from|at|in|for|to|with|on|please|each)\b))/;
 /** Words a count-list field is named by ("quantities", "counts", "qty"). */
 const COUNT_WORDS = new Set(['quantity', 'quantities', 'qty', 'count', 'counts', 'amount', 'amounts', 'number', 'numbers']);
 
 /**
  * "five burgers and six chicken wings", "three bottles of olive oil and two dozen eggs": an order of counted things
- * for a tool that takes the things and their counts as two lists aligned by index (items, quantities). Two things at least,
- * written as one list; "two dozen" counts 24.
+ * for a tool that takes the things and their counts as two lists aligned by index (items, quantities), or as one list
+ * of {item, quantity} objects. Two things at least, written as one list; "two dozen" counts 24.
  */
 export function fillCountedItems(state: Filling, fields: SchemaField[]): void {
   const counts = fields.filter((f) => f.kind === 'number-list' && state.isOpen(f) && f.nameWords.some((w) => COUNT_WORDS.has(w)));
   const things = fields.filter((f) => f.kind === 'string-list' && state.isOpen(f));
-  if (counts.length !== 1 || things.length !== 1) return;
+  const records = fields.map((f) => ({ field: f, keys: countedRecordKeys(f) })).filter((r) => r.keys && state.isOpen(r.field));
+  const pair = counts.length === 1 && things.length === 1;
+  if (!pair && records.length !== 1) return;
+  const entries = countedEntries(state);
+  if (!entries) return;
+  const span = { start: entries[0].span.start, end: entries.at(-1)?.span.end ?? entries[0].span.end, text: '' };
+  span.text = state.text.slice(span.start, span.end);
+  if (pair) {
+    state.set(things[0], { value: entries.map((e) => e.item), span });
+    state.set(counts[0], { value: entries.map((e) => e.count), span });
+    return;
+  }
+  const { field, keys } = records[0];
+  if (keys) state.set(field, { value: entries.map((e) => ({ [keys.item]: e.item, [keys.count]: e.count })), span });
+}
+
+/** An array of objects with one text property and one count ({item, quantity}): which is which. */
+function countedRecordKeys(field: SchemaField): { item: string; count: string } | undefined {
+  if (field.kind !== 'other' || field.schema.type !== 'array') return undefined;
+  const properties = Object.entries(((field.schema.items as JsonSchema | undefined)?.properties ?? {}) as Record<string, JsonSchema>);
+  if (properties.length !== 2) return undefined;
+  const count = properties.find(([name, p]) => (p.type === 'integer' || p.type === 'number') && COUNT_WORDS.has(stem(name.toLowerCase())));
+  const item = properties.find(([, p]) => p.type === 'string');
+  return count && item ? { item: item[0], count: count[0] } : undefined;
+}
+
+/** The counted things written as one list, each with its count and where it is written; undefined for fewer than two. */
+function countedEntries(state: Filling): { count: number; item: string; span: Span }[] | undefined {
   const entries: { count: number; item: string; span: Span }[] = [];
   for (const number of state.numbers) {
     // "two dozen eggs" is one entry, not "two" and "dozen eggs".
@@ -293,17 +320,12 @@ export function fillCountedItems(state: Filling, fields: SchemaField[]): void {
     const start = state.text.length - rest().length;
     entries.push({ count, item: thing[2], span: { start: number.start, end: start + thing[0].length, text: state.text.slice(number.start, start + thing[0].length) } });
   }
-  if (
-    entries.length < 2 ||
-    !joinedAsList(
+  const listed =
+    entries.length >= 2 &&
+    joinedAsList(
       state.text,
       entries.map((e) => e.span),
-    ) ||
-    entries.some((e) => !state.isFree(e.span))
-  )
-    return;
-  const span = { start: entries[0].span.start, end: entries.at(-1)?.span.end ?? entries[0].span.end, text: '' };
-  span.text = state.text.slice(span.start, span.end);
-  state.set(things[0], { value: entries.map((e) => e.item), span });
-  state.set(counts[0], { value: entries.map((e) => e.count), span });
+    ) &&
+    entries.every((e) => state.isFree(e.span));
+  return listed ? entries : undefined;
 }

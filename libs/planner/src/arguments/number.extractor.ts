@@ -115,11 +115,11 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     // pronoun: it counts only the noun right after it ("one child"), and fills only a field named for that noun.
     const noun =
       word === 'one'
-        ? /^\s+(?!(?:is|was|has|does|of|as|and|or|but|to|for|in|on|at|by|with|from|that|which|who|whom|more|another|other|else|the|an?|per|plus|times|minus|less|than|way|thing)\b)([a-z]{3,})\b(?!['’-])/i.exec(
+        ? /^\s+['"‘“]?(?!(?:is|was|has|does|of|as|and|or|but|to|for|in|on|at|by|with|from|that|which|who|whom|more|another|other|else|the|an?|per|plus|times|minus|less|than|way|thing)\b)([a-z]{3,})\b(?!['’-])/i.exec(
             text.slice(end, end + 24),
           )?.[1]
-        : // "three personality traits", "ten major historical events": up to two modifiers before the plural noun.
-          new RegExp(`^\\s+(?:(?!${NOT_COUNTED})[a-z-]{2,}\\s+){0,2}?(?!${NOT_COUNTED})([a-z]{2,}s)\\b`, 'i').exec(text.slice(end, end + 48))?.[1];
+        : // "three personality traits", "ten major historical events": up to two modifiers before the plural noun, quoted or not.
+          new RegExp(`^\\s+['"‘“]?(?:(?!${NOT_COUNTED})[a-z-]{2,}\\s+){0,2}?(?!${NOT_COUNTED})([a-z]{2,}s)\\b`, 'i').exec(text.slice(end, end + 48))?.[1];
     const pointed = COUNT_POINTER.test(text.slice(0, m.index)) || text.charAt(end) === '-';
     const counts = pointed || noun !== undefined;
     // "which one", "a dozen ideas": without a unit, currency or pointer the word is prose.

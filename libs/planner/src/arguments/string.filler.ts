@@ -295,7 +295,7 @@ export function fillYears(state: Filling, fields: SchemaField[]): void {
 const NOT_A_VALUE = new Set(
   'a an the of to for is are was were be been should must will would can could may might that which who whose and or but in on at by with from as than this these'.split(' '),
 );
-/** Head nouns too common to cue a value: "with the name …" is for the name readers. */
+/** Head nouns too common to cue a value unless they label it ("id: X"): "with the name …" is for the name readers. */
 const NO_CUE = new Set(['name', 'type', 'kind', 'value', 'data', 'text', 'input', 'info', 'information', 'detail', 'id', 'string', 'param', 'option', 'number']);
 /** Where a value said after its field's noun ends: the clause's end. */
 const CLAUSE_END = /[.?!;](?=\s|$)|,\s|\s+(?:and|then|but|so)\s+|\n/i;
@@ -309,11 +309,14 @@ const MAX_NAMED_VALUE_WORDS = 12;
 export function fillNamedValues(state: Filling, fields: SchemaField[]): void {
   for (const field of fields.filter((f) => f.required && state.isOpen(f))) {
     const head = field.nameWords.filter((w) => !/^\d+$/.test(w)).at(-1);
-    if (!head || head.length < 3 || NO_CUE.has(head)) continue;
+    if (!head || (head.length < 3 && head !== 'id')) continue;
     const found: { value: string; span: Span }[] = [];
     for (const [i, word] of state.words.entries()) {
       if (!wordMatches(head, stem(word.word))) continue;
       const lead = /^\s*(?::|=|called|named|number|no\.|#)?\s*/i.exec(state.text.slice(word.end))?.[0] ?? '';
+      // A noun any tool could have ("id", "name") names a value only as a label ("with id: X").
+      const labels = /[:=]/.test(lead);
+      if (NO_CUE.has(head) && !labels) continue;
       const introduced = lead.trim() !== '' || state.words.slice(Math.max(0, i - 3), i).some((w) => ['with', 'using', 'use', 'via'].includes(w.word));
       const start = word.end + lead.length;
       const rest = state.text.slice(start);
