@@ -1582,3 +1582,15 @@ describe('fillArguments: a flag written as an enum of words', () => {
     expect(fillArguments('A house in Austin', houses, context).arguments.has_laundry_service).toBeUndefined();
   });
 });
+
+describe('fillArguments: a street address with the place its field asks for', () => {
+  const ride = (description: string): JsonSchema => ({ type: 'object', properties: { loc: { type: 'string', description } }, required: ['loc'] });
+
+  it("takes the city, state and country written after the street when the description asks for 'Street Address, City, …'", () => {
+    const text = 'I need a ride from 2020 Addison Street, Berkeley, CA, USA, and I can wait 10 minutes.';
+    expect(fillArguments(text, ride("The pickup, in the format of 'Street Address, City, State (abbr), Country'."), context).arguments).toEqual({
+      loc: '2020 Addison Street, Berkeley, CA, USA',
+    });
+    expect(fillArguments(text, ride("The pickup street address, e.g. '10 Main St'."), context).arguments).toEqual({ loc: '2020 Addison Street' });
+  });
+});

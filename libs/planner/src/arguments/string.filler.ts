@@ -209,12 +209,22 @@ export function fillIdentifiers(state: Filling, fields: SchemaField[]): void {
 const STREET_ADDRESS =
   /\b\d{1,6}[A-Za-z]?\s+(?:[A-Za-z][\w'.-]*\s+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|court|ct|place|pl|terrace|parkway|pkwy|highway|hwy|square|sq)\b\.?/gi;
 
-/** A field for an address (`address`, `street`, "the street address") takes the street address written, as written. */
+/**
+ * A field for an address (`address`, `street`, or one whose description asks for a "Street Address, City, …") takes the
+ * street address written, as written; when its description asks for the city and more after the street, the
+ * capitalised parts written after it with commas ("2020 Addison Street, Berkeley, CA, USA") too.
+ */
 export function fillAddress(state: Filling, fields: SchemaField[]): void {
-  const field = fields.find((f) => state.isOpen(f) && f.nameWords.some((w) => w === 'address' || w === 'street'));
+  const formatOf = (f: SchemaField) => /\bstreet address\b([^'"]*)/i.exec(String(f.schema.description ?? ''));
+  const field = fields.find((f) => state.isOpen(f) && (f.nameWords.some((w) => w === 'address' || w === 'street') || formatOf(f)));
   if (!field) return;
+  const withPlace = /,\s*city\b/i.test(formatOf(field)?.[1] ?? '');
   const found = [...state.text.matchAll(STREET_ADDRESS)]
-    .map((m) => ({ value: m[0].replace(/\.$/, ''), span: { start: m.index, end: m.index + m[0].length, text: m[0] } }))
+    .map((m) => {
+      const place = withPlace ? (/^(?:,\s*[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*(?:\s+\d{5})?){1,3}/.exec(state.text.slice(m.index + m[0].length))?.[0] ?? '') : '';
+      const text = m[0] + place;
+      return { value: text.replace(/\.$/, ''), span: { start: m.index, end: m.index + text.length, text } };
+    })
     .filter((c) => state.isFree(c.span) && !state.opaque.some((o) => overlaps(o, c.span)));
   state.single(field, found);
 }
