@@ -117,3 +117,19 @@ describe('extractUnits / extractCurrencies', () => {
     expect(extractCurrencies(text, extractNumbers(text)).map((c) => c.code)).toEqual(['EUR', 'USD']);
   });
 });
+
+describe('extractNumbers: English number words', () => {
+  const read = (text: string) => extractNumbers(text).map((n) => n.value);
+
+  it('reads tens, compounds, hundreds and thousands before what they count', () => {
+    expect(read('Could you send a ninety dollar payment to Alice?')).toEqual([90]);
+    expect(read('I need twenty-five tickets and forty two chairs')).toEqual([25, 42]);
+    expect(read('It came to one hundred and five dollars, then two thousand euros')).toEqual([105, 2000]);
+    expect(read('nineteen tickets, seventeen dollars')).toEqual([19, 17]);
+  });
+
+  it('still reads "one-way" as a count of its word and never takes a number word inside another word', () => {
+    expect(read('Find a one-way flight')).toEqual([1]);
+    expect(read('the tenth seventeenth anniversary')).toEqual([]);
+  });
+});

@@ -31,28 +31,35 @@ export interface CurrencyMention extends CurrencyHit, Span {
 const NUMBER = /(?<![\w.^])([-−]?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?([eE][-+−]?\d{1,3}(?![\w.]))?(?:\s?(thousand|million|billion|bn|mn|k|K)(?![A-Za-z])|(m|M)(?=\s*(?:[A-Z]{3}\b|[$€£¥₹])))?/g;
 const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, K: 1e3, million: 1e6, mn: 1e6, m: 1e6, M: 1e6, billion: 1e9, bn: 1e9 };
 
+const UNITS = 'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'.split(' ');
+const TENS = 'twenty thirty forty fifty sixty seventy eighty ninety'.split(' ');
 const SPELLED: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  fifteen: 15,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
+  ...Object.fromEntries(UNITS.map((w, i) => [w, i])),
+  ...Object.fromEntries(TENS.map((w, i) => [w, 20 + 10 * i])),
   hundred: 100,
+  thousand: 1000,
   dozen: 12,
 };
-const SPELLED_NUMBER = new RegExp(`(?<![\\w-])(half\\s+an?|an?\\s+half|a\\s+dozen|${Object.keys(SPELLED).join('|')})(?![\\w])`, 'gi');
+/** "ninety", "twenty-five", "one hundred and five", "two thousand": English number words, up to the thousands. */
+const BELOW_HUNDRED = `(?:(?:${TENS.join('|')})(?:[-\\s](?:${UNITS.slice(1, 10).join('|')}))?|${UNITS.join('|')})`;
+const BELOW_THOUSAND = `(?:${BELOW_HUNDRED}\\s+hundred(?:\\s+(?:and\\s+)?${BELOW_HUNDRED})?|hundred|${BELOW_HUNDRED})`;
+const SPELLED_NUMBER = new RegExp(`(?<![\\w-])(half\\s+an?|an?\\s+half|a\\s+dozen|dozen|${BELOW_THOUSAND}(?:\\s+thousand(?:\\s+(?:and\\s+)?${BELOW_THOUSAND})?)?|thousand)(?![\\w])`, 'gi');
+
+/** The value of number words SPELLED_NUMBER read ("twenty-five" 25, "one hundred and five" 105, "two thousand" 2000). */
+function spelledValue(words: string): number {
+  let total = 0;
+  let group = 0;
+  for (const word of words.split(/[-\s]+/)) {
+    if (word === 'and') continue;
+    if (word === 'hundred') group = (group || 1) * 100;
+    else if (word === 'thousand') {
+      total += (group || 1) * 1000;
+      group = 0;
+    } else group += SPELLED[word] ?? 0;
+  }
+  return total + group;
+}
+
 /** A spelled number counts only where it counts something: before a unit or currency, after "top"/"first", or in "two-word". */
 const COUNT_POINTER = /\b(?:top|first|last|next)\s+$/i;
 
@@ -106,7 +113,7 @@ export function extractNumbers(text: string, taken: Span[] = []): NumberMention[
     const end = m.index + m[0].length;
     if (taken.some((t) => overlaps(t, { start: m.index, end })) || found.some((f) => overlaps(f, { start: m.index, end }))) continue;
     const word = m[1].toLowerCase().replace(/\s+/g, ' ');
-    const value = word.includes('half') ? 0.5 : word === 'a dozen' ? 12 : SPELLED[word];
+    const value = word.includes('half') ? 0.5 : word === 'a dozen' ? 12 : spelledValue(word);
     let cursor = end;
     while (text.charAt(cursor) === ' ') cursor++;
     const unitHit = unitAt(text, cursor);
