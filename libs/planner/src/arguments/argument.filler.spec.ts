@@ -754,6 +754,13 @@ describe('a clock time for a time-of-day field', () => {
     expect(fillArguments('set an alarm at 6:45am', alarm('When to ring, e.g. 7am.'), context).arguments.time).toBe('6:45am');
     expect(fillArguments('set an alarm at 6:45pm', alarm('Time as HH:MM.'), context).arguments.time).toBe('18:45');
   });
+
+  it('reads the part of the day as am or pm: "5 in the afternoon", "eight in the evening", "two at night"', () => {
+    expect(fillArguments('set an alarm for 5 in the afternoon', alarm('Time as HH:MM.'), context).arguments.time).toBe('17:00');
+    expect(fillArguments('set an alarm for eight in the evening', alarm('Time as HH:MM.'), context).arguments.time).toBe('20:00');
+    expect(fillArguments('set an alarm for 9:30 in the morning', alarm('Time as HH:MM.'), context).arguments.time).toBe('09:30');
+    expect(fillArguments('set an alarm for two at night', alarm('Time as HH:MM.'), context).arguments.time).toBe('02:00');
+  });
 });
 
 describe('fillArguments: whose value a name is', () => {

@@ -165,10 +165,21 @@ function findPieces(text: string): Piece[] {
     const time = clock(m[1], m[2], m[3], m[4]);
     if (time) add(m, { time });
   }
+  // "3 in the afternoon", "8:30 in the evening", "eight at night": the part of the day says am or pm.
+  for (const m of text.matchAll(new RegExp(`\\b(\\d{1,2}|${CLOCK_WORDS.join('|')})(?::(\\d{2}))?\\s+(?:o'clock\\s+)?(in the morning|in the afternoon|in the evening|at night)\\b`, 'gi'))) {
+    const hour = /^\d/.test(m[1]) ? m[1] : String(CLOCK_WORDS.indexOf(m[1].toLowerCase()) + 1);
+    // "two at night" is 2 am, "eleven at night" 11 pm.
+    const night = /night/i.test(m[3]) && (Number(hour) < 6 || Number(hour) === 12);
+    const time = clock(hour, m[2], undefined, /morning/i.test(m[3]) || night ? 'am' : 'pm');
+    if (time) add(m, { time });
+  }
   for (const m of text.matchAll(/(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\d:])/g)) add(m, { time: { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3] ?? 0) } });
   for (const m of text.matchAll(/\b(noon|midday|midnight)\b/gi)) add(m, { time: { hour: m[1].toLowerCase() === 'midnight' ? 0 : 12, minute: 0, second: 0 } });
   return pieces.sort((a, b) => a.start - b.start);
 }
+
+/** The hours of a clock face in words. */
+const CLOCK_WORDS = 'one two three four five six seven eight nine ten eleven twelve'.split(' ');
 
 /** Joins a date piece and a time piece written together ("tomorrow at 3pm", "3pm on Friday", "March 3, 10:00"). */
 function mergePieces(text: string, pieces: Piece[]): Piece[] {
