@@ -100,7 +100,7 @@ function fillState(text: string, inputSchema: JsonSchema, fields: SchemaField[],
   fillPolynomial(state, open('number-list'));
   fillPolynomialTerms(state, open('number'));
   fillCountedItems(state, [...open('number-list'), ...open('string-list'), ...open('other')]);
-  fillNumberList(state, open('number-list'));
+  fillNumberList(state, open('number-list'), open('number').length === 0);
   fillQuotedLists(state, open('string-list'));
   fillRangeObjects(state, open('other'));
   fillNumbers(state, open('number'), fields);

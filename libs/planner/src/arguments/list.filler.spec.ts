@@ -12,12 +12,12 @@ describe('lists of numbers', () => {
     expect(fillArguments('scores: 85, 90, 88 and 92', average, context).arguments).toEqual({ numbers: [85, 90, 88, 92] });
   });
 
-  it('leaves the numbers beside the list to the scalar fields, and two loose numbers are no list', () => {
+  it('leaves the numbers beside the list to the scalar fields; two loose numbers are a list only where the list is all the tool counts', () => {
     const histogram = schema({ data: numbers('number', 'The data.'), bins: { type: 'integer', description: 'Number of bins.' } }, ['data', 'bins']);
     expect(fillArguments('a histogram of 85, 90, 88, 92, 86 with 5 bins', histogram, context).arguments).toEqual({ data: [85, 90, 88, 92, 86], bins: 5 });
-    const fill = fillArguments('the average of 4 and 6', schema({ numbers: numbers() }, ['numbers']), context);
-    expect(fill.arguments).toEqual({});
-    expect(fill.missing.map((m) => m.path)).toEqual(['/numbers']);
+    expect(fillArguments('the average of 4 and 6', schema({ numbers: numbers() }, ['numbers']), context).arguments).toEqual({ numbers: [4, 6] });
+    const fill = fillArguments('a histogram of 4 and 6', histogram, context);
+    expect(fill.arguments.data).toBeUndefined();
   });
 
   it('never puts decimals in an integer list, and asks when one field is offered two lists', () => {

@@ -47,7 +47,7 @@ const NUMBER_JOINT = /^\s*(?:,\s*and|,|and|&)\s*$/i;
  * more numbers written as a list (two only inside brackets: "[1, 3]"). Several fields take the lists
  * by what their words point at, else in written order; one field with two lists is a question.
  */
-export function fillNumberList(state: Filling, listFields: SchemaField[]): void {
+export function fillNumberList(state: Filling, listFields: SchemaField[], onlyNumbers = false): void {
   let fields = listFields;
   if (fields.length === 0) return;
   const free = (span: { start: number; end: number }) => state.isFree({ ...span, text: '' });
@@ -65,7 +65,9 @@ export function fillNumberList(state: Filling, listFields: SchemaField[]): void 
     // "the multiples of 3 and 5": two numbers right after a list field's own name are its items.
     const lastWords = before.toLowerCase().match(/([a-z]+)(?:\s+(?:of|are|is|as|like))?[\s:]*$/);
     const named = lastWords !== null && fields.some((f) => f.nameWords.some((w) => w.length > 2 && wordMatches(w, stem(lastWords[1]))));
-    if (run.length >= 3 || (run.length === 2 && (bracketed || named))) {
+    // A tool whose only numbers are one list ("the sum of 133 and 34" for sum_numbers) takes a pair too.
+    const sole = onlyNumbers && fields.length === 1;
+    if (run.length >= 3 || (run.length === 2 && (bracketed || named || sole))) {
       const span = { start: run[0].start, end: run[run.length - 1].end, text: state.text.slice(run[0].start, run[run.length - 1].end) };
       lists.push({ values: run.map((n) => n.value), span });
     }
