@@ -1601,3 +1601,18 @@ describe('fillArguments: a street address with the place its field asks for', ()
     expect(fillArguments(text, ride("The pickup street address, e.g. '10 Main St'."), context).arguments).toEqual({ loc: '2020 Addison Street' });
   });
 });
+
+describe('fillArguments: a zone field that lists its zones, and a stated format with its T', () => {
+  const reschedule: JsonSchema = {
+    type: 'object',
+    properties: {
+      when: { type: 'string', description: "The new date and time, in ISO-8601 format (e.g., 'YYYY-MM-DDTHH:MM:SS'). Does not include a timezone offset." },
+      timezone: { type: 'string', enum: ['Asia/Tokyo', 'Europe/London', 'UTC'], description: "The Olson timezone identifier, such as 'Asia/Tokyo'." },
+    },
+    required: ['when', 'timezone'],
+  };
+
+  it('gives the one zone field the zone the time is written in, and renders the time in the stated shape', () => {
+    expect(fillArguments('Move it to November 1, 2023 at 8pm London time', reschedule, context).arguments).toEqual({ when: '2023-11-01T20:00:00', timezone: 'Europe/London' });
+  });
+});

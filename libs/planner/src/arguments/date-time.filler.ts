@@ -9,14 +9,16 @@ import type { ZoneMention } from './time-zone.extractor';
 /** A date format the description states in words ("Format: yyyy-mm-dd", "in MM-DD-YYYY format", "(month-day-year)"), as a Luxon pattern. */
 export function statedDateFormat(description: string): string | undefined {
   // "MM-DD-YYY" is a typo for the full year, as is any run of three or more y's. "YYYY-MM-DD HH:mm:ss": the day and its clock.
-  const pattern = /\b((?:y{2,4}|mm|dd)(?:([-/.])(?:y{2,4}|mm|dd)){1,2})(?:[ T](hh:mm(?::ss)?))?\b/i.exec(description);
+  const pattern = /\b((?:y{2,4}|mm|dd)(?:([-/.])(?:y{2,4}|mm|dd)){1,2})(?:([ T])(hh:mm(?::ss)?))?\b/i.exec(description);
+  // "YYYY-MM-DDTHH:MM:SS" keeps its T.
+  const joint = pattern?.[3]?.toUpperCase() === 'T' ? "'T'" : ' ';
   if (pattern)
     return (
       pattern[1]
         .replace(/y{3,4}/gi, 'yyyy')
         .replace(/y/gi, 'y')
         .replace(/m/gi, 'M')
-        .replace(/d/gi, 'd') + (pattern[3] ? ` ${pattern[3].length > 5 ? 'HH:mm:ss' : 'HH:mm'}` : '')
+        .replace(/d/gi, 'd') + (pattern[4] ? `${joint}${pattern[4].length > 5 ? 'HH:mm:ss' : 'HH:mm'}` : '')
     );
   const words = /\b(month|day|year)([-/])(month|day|year)\2(month|day|year)\b/i.exec(description);
   if (!words) return undefined;
@@ -57,7 +59,9 @@ function timeOfDay(field: SchemaField): boolean {
 
 export function fillDates(state: Filling, fields: SchemaField[], all: SchemaField[]): void {
   const { context } = state;
-  const sourceZone = all.find((f) => f.kind === 'zone' && f.zoneRole === 'source');
+  // The zone the dates are written in: a field that says so, or a tool's one zone field that is neither side of a conversion.
+  const zoneFields = all.filter((f) => f.kind === 'zone');
+  const sourceZone = zoneFields.find((f) => f.zoneRole === 'source') ?? (zoneFields.length === 1 && zoneFields[0].zoneRole === 'neutral' ? zoneFields[0] : undefined);
   for (const field of fields.filter((f) => f.dateStyle === 'reference')) {
     const value = DateTime.fromJSDate(context.referenceTime).toUTC().toISO({ suppressMilliseconds: true });
     state.fill.arguments[field.name] = value;

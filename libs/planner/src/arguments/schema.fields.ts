@@ -114,7 +114,12 @@ export function flagValues(schema: JsonSchema): { on: unknown; off: unknown } | 
 function kindOf(name: string, schema: JsonSchema): FieldKind {
   const description = typeof schema.description === 'string' ? schema.description : '';
   const types = typesOf(schema);
-  if (Array.isArray(schema.enum)) return flagValues(schema) ? 'boolean' : 'enum';
+  if (Array.isArray(schema.enum)) {
+    if (flagValues(schema)) return 'boolean';
+    // A zone field that lists the zones it takes ("Asia/Tokyo", "Europe/London") reads zones as any zone field does.
+    const zones = schema.enum.every((v) => typeof v === 'string' && (/^[A-Z][A-Za-z_]+\/[A-Za-z_/]+$/.test(v) || v === 'UTC'));
+    return zones && stringKind(name, {}, description) === 'zone' ? 'zone' : 'enum';
+  }
   if (types.includes('array')) {
     const items = (schema.items ?? {}) as JsonSchema;
     if (Array.isArray(items.enum)) return 'enum-list';
