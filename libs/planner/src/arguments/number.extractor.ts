@@ -36,8 +36,6 @@ const TENS = 'twenty thirty forty fifty sixty seventy eighty ninety'.split(' ');
 const SPELLED: Record<string, number> = {
   ...Object.fromEntries(UNITS.map((w, i) => [w, i])),
   ...Object.fromEntries(TENS.map((w, i) => [w, 20 + 10 * i])),
-  hundred: 100,
-  thousand: 1000,
   dozen: 12,
 };
 /** "ninety", "twenty-five", "one hundred and five", "two thousand": English number words, up to the thousands. */

@@ -1,6 +1,6 @@
 import { tokenize } from '@toolgate/retrieval';
 import { allowedWords } from '../arguments/schema.fields';
-import { coordinationJoints, outsideQuotes, wordsRelated as similar } from '../arguments/text-span.util';
+import { coordinationJoints, nameWords, outsideQuotes, wordsRelated as similar } from '../arguments/text-span.util';
 import type { PlanningCandidate } from '../plan/plan.types';
 
 /** Words that say how a tool works or that it is one, not what it works on. */
@@ -167,7 +167,7 @@ const NAME_REACH_AFTER = 12;
  * "the user with the ID 7890" for `user_id`. A name made only of words any tool could have ("value", "data") says nothing.
  */
 export function saidAtItsName(text: string, field: string, value: string | undefined): boolean {
-  const words = tokenize(field.replace(/([a-z0-9])([A-Z])/g, '$1 $2'));
+  const words = nameWords(field);
   const name = significant(words);
   if (name.length === 0 || !value) return false;
   const at = text.toLowerCase().indexOf(value.toLowerCase());
