@@ -1616,3 +1616,17 @@ describe('fillArguments: a zone field that lists its zones, and a stated format 
     expect(fillArguments('Move it to November 1, 2023 at 8pm London time', reschedule, context).arguments).toEqual({ when: '2023-11-01T20:00:00', timezone: 'Europe/London' });
   });
 });
+
+describe('fillArguments: a place with its region listed with a bare one', () => {
+  const weather: JsonSchema = {
+    type: 'object',
+    properties: { location: { type: 'string', description: "The location, in the format of 'City, State', such as 'Austin, TX'." } },
+    required: ['location'],
+  };
+
+  it('makes one call per place, "and also" included', () => {
+    const places = (text: string) => fillArguments(text, weather, context).each?.map((call) => call.location);
+    expect(places('the weather for Boston, MA and Chicago')).toEqual(['Boston, MA', 'Chicago, IL']);
+    expect(places('the weather for Boston, MA and also for Chicago')).toEqual(['Boston, MA', 'Chicago, IL']);
+  });
+});

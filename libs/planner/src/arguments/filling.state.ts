@@ -249,7 +249,8 @@ export function fieldScore(state: Filling, field: SchemaField, span: Span): numb
 }
 
 // "or" joins alternatives: they share a score (so one field with both asks), never a spread (see spreadLists).
-const LIST_JOINT = /^\s*(?:,\s*and|,\s*or|,\s*as well as|,|;|&|and|or|as well as|plus)?\s*/i;
+// "… for Boston and also for Chicago": "also" after the joint still lists.
+const LIST_JOINT = /^\s*(?:,\s*and|,\s*or|,\s*as well as|,|;|&|and|or|as well as|plus)?(?:\s*\balso\b)?\s*/i;
 
 /** "5, 10 and 15", "of 5, the factorial of 7, and the factorial of 9": items joined as a list, or each after the words the first one had. */
 export function joinedAsList(text: string, spans: Span[]): boolean {

@@ -89,9 +89,9 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
       scored.push({ field, phrase, score: 3 + (entity && phrase.proper ? 1 : 0) + (side ? 2 : 0) });
     }
   }
-  // "San Francisco, CA and Seattle, WA": places with their regions are listed with each other, names
-  // with names; a region is its place's, never an item after it ("Seattle, Washington"). The two ends
-  // of a trip ("between Boston, MA, and Washington, D.C.") are a pair, not a list.
+  // "San Francisco, CA and Seattle, WA": places with their regions are listed with each other, and names with
+  // names or with a place and its region ("Boston, MA and Chicago"); a region is its place's, never an item after
+  // it ("Seattle, Washington"). The two ends of a trip ("between Boston, MA, and Washington, D.C.") are a pair, not a list.
   const listable = scored.filter((s) => !FROM_FIELD.test(s.field.name) && !TO_FIELD.test(s.field.name));
   shareListScores(
     state.text,
@@ -100,7 +100,7 @@ export function fillPhrases(state: Filling, fields: SchemaField[]): void {
   );
   shareListScores(
     state.text,
-    listable.filter((s) => s.phrase.part === undefined || s.phrase.part === 'head'),
+    listable.filter((s) => s.phrase.part === undefined || s.phrase.part === 'head' || s.phrase.part === 'whole'),
     (s) => s.phrase,
   );
   // An identifier is a code ("case A-113"), never a word that qualifies it ("the most impactful cases").

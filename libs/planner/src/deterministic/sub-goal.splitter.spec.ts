@@ -170,3 +170,11 @@ describe('statesAFact', () => {
       expect([asked, statesAFact(asked)]).toEqual([asked, false]);
   });
 });
+
+describe('splitSubGoals: another place for the step before', () => {
+  it('keeps "… and also for San Francisco" with its step, written as one more of its values', () => {
+    expect(splitSubGoals('Could you tell me the weather for Boston, MA and also for San Francisco?').subGoals.map((g) => g.text)).toEqual([
+      'Could you tell me the weather for Boston, MA and also for San Francisco',
+    ]);
+  });
+});

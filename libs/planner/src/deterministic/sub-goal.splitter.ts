@@ -174,6 +174,9 @@ function withinQuotesKept(text: string): string {
 }
 const restoreQuoted = (text: string) => text.replace(/[\u2024\u01C3\u0294\u037E]/g, (kept) => RESTORED[kept]);
 
+/** A piece that is only a prepositional phrase naming a place or subject ("for San Francisco", "in 'Tulum'"). */
+const ANOTHER_VALUE = /^(?:for|in|at|about)\s+(?:the\s+)?[\p{Lu}"'‘“][^,;:.!?]*$/u;
+
 /** Splits a task into sub-goals: sentences, sequence words ("then", "after that"), and "and"/commas between verb phrases. */
 export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLIT): SplitResult {
   const text = task.length > options.maxChars ? task.slice(0, options.maxChars) : task;
@@ -208,8 +211,12 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
         else if (isAction(part) || ((ORDINAL.test(part) || (c === 1 && r === 0 && clauses[0].trim() === '') || (c === 0 && r === 0 && LATER.test(part))) && pieces.length + (context ? 1 : 0) > 0)) {
           pieces.push(context ? `${context}. ${part}` : part);
           context = '';
-        } else if (pieces.length > 0) pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}. ${part}`;
-        else context = context ? `${context}. ${part}` : part;
+        } else if (pieces.length > 0) {
+          // "… for Boston, MA and also for San Francisco": only another place or subject for the step before, so one more
+          // of its values, written as the list it is.
+          const joint = ANOTHER_VALUE.test(part) ? ' and also ' : '. ';
+          pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}${joint}${part}`;
+        } else context = context ? `${context}. ${part}` : part;
       }
   }
   if (context) pieces.push(context);
