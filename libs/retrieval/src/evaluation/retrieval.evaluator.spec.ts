@@ -4,7 +4,7 @@ import { EmbeddedToolIndex } from '../embedded/embedded.tool-index';
 import { ToolRetriever } from '../funnel/tool.retriever';
 import type { IndexedTool } from '../index/tool-index.port';
 import type { EvalQuery, EvalTool } from './eval-dataset.reader';
-import { evaluateRetrieval } from './retrieval.evaluator';
+import { evaluateRetrieval, type RetrievalQueryRecord } from './retrieval.evaluator';
 
 const tools: EvalTool[] = [
   { id: 'weather', name: 'weather', description: 'Forecast of rain and sun for a city' },
@@ -33,6 +33,19 @@ describe('evaluateRetrieval', () => {
     expect(result).toMatchObject({ queries: 2, trainQueries: 1, metrics: { 'recall@1': 1, mrr: 1 } });
     const learned = index.upserted.flatMap((d) => d.usageQueries);
     expect(learned).toEqual(['do I need an umbrella']);
+  });
+
+  it('reports each scored query with its hits and where its gold tools ranked', async () => {
+    const records: RetrievalQueryRecord[] = [];
+    await evaluateRetrieval(over(new EmbeddedToolIndex()), tools, [...queries, { qid: 'q4', query: 'umbrella', gold: ['stocks', 'weather'], split: 'test' }], {
+      split: 'test',
+      ks: [5],
+      onQuery: (record) => records.push(record),
+    });
+    expect(records.map((r) => r.qid)).toEqual(['q1', 'q2', 'q4']);
+    expect(records[0]).toEqual({ qid: 'q1', query: 'will it rain in Paris', gold: ['weather'], hits: ['weather'], goldRanks: [1] });
+    // "umbrella" is in neither tool's words: no gold tool among the hits.
+    expect(records[2]).toMatchObject({ hits: [], goldRanks: [null, null] });
   });
 
   it('splits a set by a seeded draw, the same way every time, never scoring a training query', async () => {

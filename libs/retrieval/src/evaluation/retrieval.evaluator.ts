@@ -24,6 +24,17 @@ export interface RetrievalEvalOptions {
   onProgress?: (done: number, total: number) => void;
   /** Tools embedded so far while the set is indexed. */
   onIndexProgress?: (done: number, total: number) => void;
+  /** Hears each scored query with the ids the funnel returned, best first. */
+  onQuery?: (record: RetrievalQueryRecord) => void;
+}
+
+export interface RetrievalQueryRecord {
+  qid: string;
+  query: string;
+  gold: string[];
+  hits: string[];
+  /** 1-based rank of each gold tool among the hits, null when it is not among them. */
+  goldRanks: (number | null)[];
 }
 
 export interface RetrievalEvalResult extends RetrievalReport {
@@ -106,11 +117,9 @@ export async function evaluateRetrieval(retriever: ToolRetriever, tools: EvalToo
   for (const [i, q] of scored.entries()) {
     const started = performance.now();
     const { hits } = await retriever.search(q.query, k, { scope });
-    scorer.add(
-      hits.map((h) => h.id),
-      q.gold,
-      performance.now() - started,
-    );
+    const ids = hits.map((h) => h.id);
+    scorer.add(ids, q.gold, performance.now() - started);
+    options.onQuery?.({ qid: q.qid, query: q.query, gold: q.gold, hits: ids, goldRanks: q.gold.map((id) => (ids.includes(id) ? ids.indexOf(id) + 1 : null)) });
     options.onProgress?.(i + 1, scored.length);
   }
   return {

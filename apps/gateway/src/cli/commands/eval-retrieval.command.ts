@@ -4,6 +4,7 @@ import { ErrorCode, ToolgateError } from '@toolgate/sdk';
 import { type Command, InvalidArgumentError } from 'commander';
 import { datasetPath, fraction, kList, positiveInt } from '../cli.options';
 import { printJson, printTable } from '../cli.output';
+import { PerSampleWriter } from '../eval-run.options';
 import { fetchLocalModelIfMissing } from '../local-model.fetch';
 
 interface EvalRetrievalFlags {
@@ -24,6 +25,7 @@ interface EvalRetrievalFlags {
   /** With `score`: a seeded draw of the queries to tune on, the rest held out (sets without a dev split). */
   tuningFraction?: number;
   score?: 'tuning' | 'holdout';
+  perSample?: string;
   json?: boolean;
 }
 
@@ -50,6 +52,7 @@ export function registerEvalRetrievalCommand(evaluation: Command): void {
       if (value !== 'tuning' && value !== 'holdout') throw new InvalidArgumentError('must be tuning or holdout');
       return value;
     })
+    .option('--per-sample <file>', 'write one JSON line per scored query: qid, query, gold, hits (ids, best first), gold_ranks')
     .option('--json', 'print one JSON object only')
     .action(evalRetrieval);
 }
@@ -131,6 +134,7 @@ async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
     reranker: flags.reranker as 'feature' | 'llm' | 'none',
   };
   fetchLocalModelIfMissing(options);
+  const perSample = PerSampleWriter.open(flags.perSample);
   const retriever = await createRetriever(options);
   const result = await evaluateRetrieval(retriever, tools, queries, {
     split,
@@ -142,7 +146,11 @@ async function evalRetrieval(flags: EvalRetrievalFlags): Promise<void> {
     ks: flags.k,
     onProgress: progressBar(`scoring ${split}`),
     onIndexProgress: progressBar(`embedding ${tools.length} tools`),
-  }).finally(() => retriever.index.close());
+    onQuery: perSample ? ({ goldRanks, ...rest }) => perSample.write({ ...rest, gold_ranks: goldRanks }) : undefined,
+  }).finally(() => {
+    perSample?.close();
+    return retriever.index.close();
+  });
   if (flags.json) return printJson(toJsonReport(result, flags, funnel));
   const pct = (v: number | undefined) => (v === undefined ? '-' : (100 * v).toFixed(1));
   process.stdout.write(
