@@ -32,6 +32,28 @@ describe('splitSubGoals', () => {
     ]);
   });
 
+  it('reads a sequence word that opens a later sentence, and tells what "Also, <a fact>" adds to the step before', () => {
+    expect(texts('Calculate the compound interest on $5000 at 2.5% for 10 years. Also, the interest is compounded quarterly.')).toEqual([
+      'Calculate the compound interest on $5000 at 2.5% for 10 years. the interest is compounded quarterly',
+    ]);
+    expect(texts('Find the roots of x^2 - 4 = 0. Also, find the roots of x^3 - 8 = 0.')).toEqual(['Find the roots of x^2 - 4 = 0', 'find the roots of x^3 - 8 = 0']);
+    // A numbered item that tells is still an item of its own.
+    expect(texts('Find the roots of x^2 - 4 = 0. Finally, I have a cubic equation x^3 - 8 = 0.')).toEqual(['Find the roots of x^2 - 4 = 0', 'I have a cubic equation x^3 - 8 = 0']);
+  });
+
+  it('gives a premise ("Now, suppose …", "If …, how much …") and what follows it to the question it sets up', () => {
+    expect(
+      texts(
+        'Imagine you are an investor. You bought a flat for $500,000. Can you calculate its value after 5 years? Now, suppose you had a sum of $200,000 too. If the inflation rate has been 3%, how much would that sum be worth today?',
+      ),
+    ).toEqual([
+      'Imagine you are an investor. You bought a flat for $500,000. Can you calculate its value after 5 years',
+      'Now, suppose you had a sum of $200,000 too. If the inflation rate has been 3%. how much would that sum be worth today',
+    ]);
+    // Told after a question with no question after it: more about that question.
+    expect(texts('What is the weather in Oslo? I am flying there tomorrow.')).toEqual(['What is the weather in Oslo. I am flying there tomorrow']);
+  });
+
   it('makes a sentence opened by a sequence word a step of its own, whatever its verb', () => {
     expect(texts('First, I need the factorial of 7. Then, I am after a used cello. It should be under $900. Lastly, I am doing a study on tides.')).toEqual([
       'First, I need the factorial of 7',

@@ -177,15 +177,35 @@ const restoreQuoted = (text: string) => text.replace(/[\u2024\u01C3\u0294\u037E]
 /** A piece that is only a prepositional phrase naming a place or subject ("for San Francisco", "in 'Tulum'"). */
 const ANOTHER_VALUE = /^(?:for|in|at|about)\s+(?:the\s+)?[\p{Lu}"'‘“][^,;:.!?]*$/u;
 
-/** Splits a task into sub-goals: sentences, sequence words ("then", "after that"), and "and"/commas between verb phrases. */
-export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLIT): SplitResult {
-  const text = task.length > options.maxChars ? task.slice(0, options.maxChars) : task;
-  let truncated = text.length < task.length;
-  const pieces: string[] = [];
-  const ignored: SplitResult['ignored'] = [];
-  let context = '';
-  for (const sentence of withinQuotesKept(text).split(SENTENCE_END).map(restoreQuoted)) {
-    const clauses = sentence.split(SEQUENCE);
+/** A clause that sets up what the next question asks about: "If the loan term was 10 years, …", "Now, suppose you took out a loan …". */
+const PREMISE = /^(?:(?:now|so|and|but|also|then)\s*,?\s+)?(?:if|suppose|supposing|assume|assuming|imagine|consider|given|say)\b/i;
+
+/** Sequence words that add to what came before rather than number a new item. */
+const ADDING = /^(?:also|in addition|additionally)\b/i;
+
+/** One coordinated part of a sentence, as the splitter reads it. */
+interface Part {
+  text: string;
+  sentence: number;
+  /** Its clause's place in the sentence (clauses are cut at sequence words) and its place in the clause. */
+  clause: number;
+  inClause: number;
+  /** It opens a sentence with a sequence word alone before it ("Also, …", "Finally, …"). */
+  afterSequenceWord: boolean;
+  /** That word adds to what came before ("Also, …", "In addition, …") rather than numbering a new item. */
+  adds: boolean;
+  action: boolean;
+}
+
+/** The text's coordinated parts in order, without list markers, joints and what speaks to the system. */
+function partsOf(text: string, ignored: SplitResult['ignored']): Part[] {
+  const parts: Part[] = [];
+  // Trimmed: a sentence after the first starts with the space after the full stop, and "Also, …" opens it.
+  const sentences = withinQuotesKept(text)
+    .split(SENTENCE_END)
+    .map((s) => restoreQuoted(s).trim());
+  for (const [sentence, written] of sentences.entries()) {
+    const clauses = written.split(SEQUENCE);
     for (const [c, clause] of clauses.entries())
       for (const [r, raw] of splitCoordinated(clause).entries()) {
         const part = raw
@@ -197,29 +217,56 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
           .replace(/(?<![A-Z]|\b[a-z])[.!?]+$/, '');
         if (!meaningful(part)) continue;
         const why = instructionAimedAtSystem(part);
-        if (why) {
-          ignored.push({ text: part, why });
-          continue;
+        if (why) ignored.push({ text: part, why });
+        else {
+          const afterSequenceWord = c === 1 && r === 0 && clauses[0].trim() === '';
+          parts.push({ text: part, sentence, clause: c, inClause: r, afterSequenceWord, adds: afterSequenceWord && ADDING.test(written), action: isAction(part) });
         }
-        // "… for the last 3 years, and also the interest coverage ratio": after a sequence word a bare noun
-        // phrase asks for more of what the step before did, with that step's verb.
-        const verb = c > 0 && r === 0 && pieces.length > 0 && !isAction(part) && /^(?:the|a|an|its|their|his|her|my|our)\b/i.test(part) ? leadingVerb(pieces[pieces.length - 1]) : undefined;
-        // A piece that asks for nothing ("my name is Li Lei") is context of the step before it, or of the first one.
-        if (verb) pieces.push(`${verb} ${part}`);
-        // "Second, I'm curious about …", "Then, I'm looking to buy a flute.": an item of a sequence the writer
-        // numbered, or a sentence opened by a sequence word, is a step of its own.
-        else if (isAction(part) || ((ORDINAL.test(part) || (c === 1 && r === 0 && clauses[0].trim() === '') || (c === 0 && r === 0 && LATER.test(part))) && pieces.length + (context ? 1 : 0) > 0)) {
-          pieces.push(context ? `${context}. ${part}` : part);
-          context = '';
-        } else if (pieces.length > 0) {
-          // "… for Boston, MA and also for San Francisco": only another place or subject for the step before, so one more
-          // of its values, written as the list it is.
-          const joint = ANOTHER_VALUE.test(part) ? ' and also ' : '. ';
-          pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}${joint}${part}`;
-        } else context = context ? `${context}. ${part}` : part;
       }
   }
-  if (context) pieces.push(context);
+  return parts;
+}
+
+/** Splits a task into sub-goals: sentences, sequence words ("then", "after that"), and "and"/commas between verb phrases. */
+export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLIT): SplitResult {
+  const text = task.length > options.maxChars ? task.slice(0, options.maxChars) : task;
+  let truncated = text.length < task.length;
+  const pieces: string[] = [];
+  const ignored: SplitResult['ignored'] = [];
+  const parts = partsOf(text, ignored);
+  // What waits for the next request: the scene set before it ("Imagine you are …", "If the loan term was 10 years").
+  let context = '';
+  for (const [i, { text: part, clause, inClause, afterSequenceWord, adds, action }] of parts.entries()) {
+    const askedLater = parts.slice(i + 1).some((p) => p.action);
+    // "… for the last 3 years, and also the interest coverage ratio": after a sequence word a bare noun
+    // phrase asks for more of what the step before did, with that step's verb. A clause that tells
+    // something ("Also, the interest is compounded quarterly") is no noun phrase.
+    const told = statesAFact(part);
+    const verb = clause > 0 && inClause === 0 && pieces.length > 0 && !told && !action && /^(?:the|a|an|its|their|his|her|my|our)\b/i.test(part) ? leadingVerb(pieces[pieces.length - 1]) : undefined;
+    if (verb) pieces.push(`${verb} ${part}`);
+    else if (action) {
+      pieces.push(context ? `${context}. ${part}` : part);
+      context = '';
+    }
+    // A premise ("If the loan term was 10 years, …", "Now, suppose you took out a loan …") sets the scene of the request
+    // that follows, and so does what is told after it until that request.
+    else if (askedLater && (PREMISE.test(part) || context)) context = context ? `${context}. ${part}` : part;
+    // "Second, I'm curious about …", "Finally, I have a polynomial equation …": an item of a sequence the writer
+    // numbered is a step of its own; "Also, the interest is compounded quarterly" only tells more about the step before.
+    else if ((ORDINAL.test(part) || (afterSequenceWord && !(adds && told)) || (clause === 0 && inClause === 0 && LATER.test(part))) && pieces.length + (context ? 1 : 0) > 0) {
+      pieces.push(context ? `${context}. ${part}` : part);
+      context = '';
+    } else if (pieces.length > 0) {
+      // "… for Boston, MA and also for San Francisco": only another place or subject for the step before, so one more
+      // of its values, written as the list it is. Anything else that asks for nothing ("my name is Li Lei") is its context.
+      const joint = ANOTHER_VALUE.test(part) ? ' and also ' : '. ';
+      pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}${joint}${part}`;
+    } else context = context ? `${context}. ${part}` : part;
+  }
+  if (context) {
+    if (pieces.length > 0) pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}. ${context}`;
+    else pieces.push(context);
+  }
   if (pieces.length > options.maxSubGoals) truncated = true;
   return { subGoals: pieces.slice(0, options.maxSubGoals).map((piece, index) => ({ index, text: piece })), ignored, truncated };
 }
