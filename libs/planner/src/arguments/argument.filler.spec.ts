@@ -179,6 +179,35 @@ describe('fillArguments', () => {
     expect(fillArguments("Second, I'm curious about a historical event.", person, context).arguments).toEqual({});
   });
 
+  it('never gives an amount of money to a percentage field, nor a percentage to an amount of money', () => {
+    const depreciation: JsonSchema = {
+      type: 'object',
+      properties: {
+        initial_cost: { type: 'number', description: 'The initial cost of the property.' },
+        depreciation_rate: { type: 'number', description: 'The annual depreciation rate in percentage.' },
+        years: { type: 'integer', description: 'The number of years for which to calculate the depreciation.' },
+      },
+      required: ['initial_cost', 'depreciation_rate', 'years'],
+    };
+    expect(
+      fillArguments('You bought a property 5 years ago for $500,000. The annual depreciation rate for the property is 2%. Can you calculate its current value?', depreciation, context).arguments,
+    ).toEqual({
+      initial_cost: 500000,
+      depreciation_rate: 2,
+      years: 5,
+    });
+    // A field about money that is written as a share takes the percentage (as its fraction).
+    const portfolio: JsonSchema = {
+      type: 'object',
+      properties: {
+        invested_amount: { type: 'integer', description: 'The invested amount in USD.' },
+        expected_annual_return: { type: 'number', description: 'The expected annual return on investment as a decimal. E.g. 5% = 0.05' },
+      },
+      required: ['invested_amount', 'expected_annual_return'],
+    };
+    expect(fillArguments('I invest $5000 with an expected annual return of 5%', portfolio, context).arguments).toEqual({ invested_amount: 5000, expected_annual_return: 0.05 });
+  });
+
   it('is deterministic', () => {
     const text = 'What is 9am Tokyo time in New York, and 5 GBP in USD?';
     expect(fillArguments(text, meeting, context)).toEqual(fillArguments(text, meeting, context));

@@ -23,9 +23,12 @@ const TIME_UNIT_MS: Record<string, number> = {
   minutes: 60000,
 };
 
+/** "5%", "5 percent": the number is a percentage. */
+const isPercentage = (text: string, mention: NumberMention) => /^\s?(?:%|percent\b|per cent\b)/i.test(text.slice(mention.digits.end));
+
 /** "5%" for a rate the description does not call a percentage is the fraction 0.05. */
 function asFraction(text: string, field: SchemaField, mention: NumberMention): boolean {
-  if (!/^\s?(?:%|percent\b|per cent\b)/i.test(text.slice(mention.digits.end))) return false;
+  if (!isPercentage(text, mention)) return false;
   const description = String(field.schema.description ?? '');
   return (field.schema as { type?: string }).type === 'number' && (/\bdecimal|\bfraction/i.test(description) || !/percent|%/i.test(`${field.name} ${description}`));
 }
@@ -78,7 +81,17 @@ function namedQuantity(field: SchemaField): string | undefined {
  * field names its quantity ("5 seconds" for `duration`), undefined (never its value) when the field
  * names another quantity ("5 seconds" is no `initial_velocity`, "20 kg" no `temperature1`), else 0.
  */
-function unitFit(field: SchemaField, mention: NumberMention): number | undefined {
+/** A field its words call a percentage or a rate ("The annual depreciation rate in percentage"). */
+const aboutShare = (field: SchemaField) => [...field.nameWords, ...field.descriptionWords].some((w) => /^(?:percent|percentage|percentages|rate|rates|ratio|proportion|fraction)$/.test(w));
+/** A field its words call an amount of money ("The initial cost of the property"). */
+const aboutMoney = (field: SchemaField) =>
+  [...field.nameWords, ...field.descriptionWords].some((w) => /^(?:cost|costs|price|prices|principal|salary|income|revenue|budget|fee|fees|payment|balance|investment|deposit)$/.test(w));
+
+function unitFit(text: string, field: SchemaField, mention: NumberMention): number | undefined {
+  // "for $500,000 … the rate is 2%": an amount of money is no percentage, a percentage no amount of money.
+  const words = `${field.name} ${field.schema.description ?? ''}`;
+  if (mention.currency && aboutShare(field) && !aboutMoney(field) && /percent/i.test(words)) return undefined;
+  if (isPercentage(text, mention) && aboutMoney(field) && !aboutShare(field) && !/%|percent|decimal|fraction/i.test(words)) return undefined;
   const { unit } = mention;
   // "in 2022" for a `year` (or year1, year2): a bare four-digit year is its value, an amount of money never is.
   if (countedHead(field) === 'year') {
@@ -274,7 +287,7 @@ export function fillNumbers(state: Filling, written: SchemaField[], all: SchemaF
       if (value === undefined) continue;
       // "account number - 987654" beside an account_id field is that account, no amount.
       if (labelled.has(mention) && !holdsIdentifier(field)) continue;
-      const fit = unitFit(field, mention);
+      const fit = unitFit(state.text, field, mention);
       if (fit === undefined) continue;
       // "2 moles at 300 K" beside a temperature field: the K is kelvin, never a count in thousands for another field.
       if (mention.kelvin !== undefined && !aboutTemperature(field) && all.some(aboutTemperature)) continue;
