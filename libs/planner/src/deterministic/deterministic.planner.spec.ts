@@ -455,6 +455,29 @@ describe('DeterministicPlanner', () => {
     ]);
   });
 
+  it('gives a listed part that names no tool, beside parts that do, to the tool it clearly means', async () => {
+    const era = object({ country: { type: 'string', description: 'Country name.' }, century: { type: 'integer', description: 'Century as an integer.' } }, ['country', 'century']);
+    const monarchs = candidate('history/monarchs', 'List of monarchs of a country in a century', 1, { input: era });
+    const events = candidate('history/events', 'Major historical events of a country in a century, such as wars and revolutions', 2, { input: era });
+    const culture = candidate('history/culture', 'Cultural trends of a country in a century, such as art movements', 3, { input: era });
+    const planner = new DeterministicPlanner({ embedder: new HashingEmbedder() });
+    const plan = await planner.plan(
+      task('Tell me about the monarchs of France during the 17th century, major wars in England during the 18th century, and the art movements in Italy during the 19th century'),
+      [monarchs, events, culture],
+      principal,
+    );
+    expect(plan.steps.map((s) => [s.tool, s.arguments])).toEqual([
+      ['history/monarchs@1.0.0', { country: 'France', century: 17 }],
+      ['history/events@1.0.0', { country: 'England', century: 18 }],
+      ['history/culture@1.0.0', { country: 'Italy', century: 19 }],
+    ]);
+    // A part that only qualifies the request, naming no thing of its own ("a window seat"), stays with it.
+    const train = candidate('rail/book_ticket', 'Book a train ticket between two cities', 1, { input: object({ from: { type: 'string' }, to: { type: 'string' } }, ['from', 'to']) });
+    const seats = candidate('rail/preferences', 'Choose a window or aisle seat on a train', 2);
+    const booked = await planner.plan(task('Book a train ticket from Beijing to Shanghai, and a window seat'), [train, seats], principal);
+    expect(booked.steps.map((s) => s.tool)).toEqual(['rail/book_ticket@1.0.0']);
+  });
+
   describe('confidence', () => {
     const real = new DeterministicPlanner();
     const city = object({ city: { type: 'string', description: 'City name' } }, ['city']);

@@ -328,9 +328,19 @@ export class DeterministicPlanner extends Planner {
         continue;
       }
       const { parts, isContext, byName } = analysed;
+      const settled = parts.map((part, i) => (isContext[i] ? undefined : (byName[i] ?? clearly(part.text))));
+      // "the monarchs of France …, major wars in England … and the art movements in Italy …": beside parts that name
+      // their tools, a part whose best fit is another tool, over the usual bar and clearly ahead of those, is that tool's.
+      const named = new Set(settled.filter((id): id is string => id !== undefined));
+      const besideNamed = (text: string) => {
+        const [first, second] = meant.get(text) ?? [];
+        if (named.size === 0 || !first || first.score < this.minScore || named.has(first.candidate.id) || first.matchedTerms.length === 0 || !opensWithNounPhrase(text) || !saysWhich(text))
+          return undefined;
+        return !second || first.score >= CLEAR_PART_LEAD * second.score ? first.candidate.id : undefined;
+      };
       const groups: { tool: string; start: number; end: number }[] = [];
       parts.forEach((part, i) => {
-        const named = isContext[i] ? undefined : (byName[i] ?? clearly(part.text));
+        const named = isContext[i] ? undefined : (settled[i] ?? besideNamed(part.text));
         const current = groups.at(-1);
         if (current && (!named || named === current.tool)) current.end = part.end;
         else groups.push({ tool: named ?? '', start: part.start, end: part.end });
@@ -880,6 +890,23 @@ const FUNNEL_REACH = 3;
 const FUNNEL_FIT_SHARE = 0.2;
 
 /** How clearly (times the usual bar, and ahead of the next tool) a coordinated part must fit a tool it does not name to be a job of its own. Chosen on BFCL parallel-multiple and UltraTool dev. */
+/** Words that cannot open a noun phrase: a part opening with one qualifies or asks, it names no thing of its own. */
+const NOT_A_NOUN_PHRASE = new Set(
+  'for with without at in on from to by of into about including include includes and or but so as if which that who whose where when what how why i im id we you he she it they my our your their is are was were be been can could would will should shall may might must do does did has have had please also then just only'.split(
+    ' ',
+  ),
+);
+/**
+ * "major wars in England …", "the art movements in Italy …": a part that opens with a common noun phrase, not a
+ * preposition, a verb, a participle ("having a rating of 4"), a pronoun or a value (a name, a date, a number).
+ */
+const opensWithNounPhrase = (text: string): boolean => {
+  const written = text.trim().split(/\s+/)[0] ?? '';
+  const first = written.toLowerCase();
+  return /^[a-z]+$/.test(written) && !/(?:ing|ed)$/.test(first) && !NOT_A_NOUN_PHRASE.has(first) && !isAction(text);
+};
+/** A part that says which thing it is about (a name or a number after its first word): "major wars in England during the 18th century", not "hard seat". */
+const saysWhich = (text: string): boolean => /\s(?:\p{Lu}|\d)/u.test(text.trim());
 const CLEAR_PART_FIT = 2;
 const CLEAR_PART_LEAD = 1.15;
 
