@@ -208,6 +208,19 @@ describe('fillArguments', () => {
     expect(fillArguments('I invest $5000 with an expected annual return of 5%', portfolio, context).arguments).toEqual({ invested_amount: 5000, expected_annual_return: 0.05 });
   });
 
+  it('reads "the subject of the sculpture" after the noun it belongs to, not from the word before it', () => {
+    const sculpture: JsonSchema = {
+      type: 'object',
+      properties: {
+        item: { type: 'string', description: 'The subject of the sculpture, e.g. horse' },
+        material: { type: 'string', enum: ['Bronze', 'Marble', 'Wood'], description: 'Preferred material for the sculpture.' },
+      },
+      required: ['item', 'material'],
+    };
+    expect(fillArguments('a custom sculpture of a dog made from Wood', sculpture, context).arguments).toEqual({ item: 'dog', material: 'Wood' });
+    expect(fillArguments('another sculpture of a horse in Marble', sculpture, context).arguments).toEqual({ item: 'horse', material: 'Marble' });
+  });
+
   it('is deterministic', () => {
     const text = 'What is 9am Tokyo time in New York, and 5 GBP in USD?';
     expect(fillArguments(text, meeting, context)).toEqual(fillArguments(text, meeting, context));

@@ -354,6 +354,9 @@ function headNouns(field: SchemaField): string[] {
 function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: SchemaField, person = false): Phrase[] {
   const heads = headNouns(field);
   if (heads.length === 0) return [];
+  // The thing the field is a part of, when the description says so ("The subject of the sculpture").
+  const ofThing = /^(?:the\s+)?\w+\s+of\s+(?:the\s+|a\s+|an\s+)?([A-Za-z]+)/i.exec(String(field.schema.description ?? ''));
+  const owner = ofThing ? stem(ofThing[1]) : undefined;
   const within = (token: Token) => proper.filter((p) => p.part !== 'whole' && p.start <= token.start && token.end <= p.end).sort((a, b) => b.end - b.start - (a.end - a.start))[0];
   const word = (token: Token) => !NOT_MODIFIERS.has(token.value.toLowerCase()) && !isCommonWord(token.value) && !/^\d/.test(token.value);
   const modifier = (token: Token | undefined, after: Token): token is Token => !!token && /^[ \t]+$/.test(text.slice(token.end, after.start)) && word(token);
@@ -373,6 +376,13 @@ function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: Sche
     // "Case No 28473", "Invoice No. 7": "No" before a number is the word "number".
     const numberSign = /^no$/i.test(token.value) && /^\d/.test(next?.value ?? '') && heads.includes('number') && /^\.?[ \t]+$/.test(text.slice(token.end, next.start));
     if (!numberSign && !heads.some((h) => wordMatches(h, stem(token.value)))) return;
+    // "The subject of the sculpture": "a custom sculpture of a dog" says it after the noun, whatever comes before it.
+    const article = /^(?:a|an|the)$/i.test(tokens[i + 2]?.value ?? '') ? 1 : 0;
+    const subject = next?.value.toLowerCase() === 'of' ? tokens[i + 2 + article] : undefined;
+    if (subject && owner !== undefined && wordMatches(owner, stem(token.value)) && word(subject) && /^[ \t]+$/.test(text.slice(token.end, next.start))) {
+      found.push(within(subject) ?? phraseOf(text, tokens, subject, subject));
+      return;
+    }
     const previous = tokens[i - 1];
     // "a tennis player" says which kind of player, never which person: a person's name is written after the noun.
     // "two primary colors" for color1 ("The first primary color"): a qualifier the description itself puts on the noun defines the field.

@@ -9,6 +9,8 @@ describe('splitSubGoals', () => {
 
   it('makes a bare noun phrase after a sequence word its own step, with the verb of the step before', () => {
     expect(texts('Get the debt ratio of ACME for 2024, and also the quick ratio for the same year')).toEqual(['Get the debt ratio of ACME for 2024', 'get the quick ratio for the same year']);
+    // With no verb to lend, the noun phrase is still a step of its own.
+    expect(texts('Please help me order a custom sculpture of a horse, then another sculpture of a dog')).toEqual(['Please help me order a custom sculpture of a horse', 'another sculpture of a dog']);
     // Not every piece after a sequence word is a step: bare values stay with theirs.
     expect(texts('Convert 100 USD to EUR and then to JPY')).toEqual(['Convert 100 USD to EUR. to JPY']);
   });

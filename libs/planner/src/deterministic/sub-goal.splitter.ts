@@ -242,8 +242,9 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
     // phrase asks for more of what the step before did, with that step's verb. A clause that tells
     // something ("Also, the interest is compounded quarterly") is no noun phrase.
     const told = statesAFact(part);
-    const verb = clause > 0 && inClause === 0 && pieces.length > 0 && !told && !action && /^(?:the|a|an|its|their|his|her|my|our)\b/i.test(part) ? leadingVerb(pieces[pieces.length - 1]) : undefined;
-    if (verb) pieces.push(`${verb} ${part}`);
+    // With no verb to lend ("help me order a sculpture of a horse, then another sculpture of a dog"), the phrase is still a step.
+    const more = clause > 0 && inClause === 0 && pieces.length > 0 && !told && !action && /^(?:the|a|an|another|its|their|his|her|my|our)\b/i.test(part);
+    if (more) pieces.push([leadingVerb(pieces[pieces.length - 1]), part].filter(Boolean).join(' '));
     else if (action) {
       pieces.push(context ? `${context}. ${part}` : part);
       context = '';
