@@ -76,17 +76,17 @@ function namedQuantity(field: SchemaField): string | undefined {
   return named.length === 1 ? named[0][0] : undefined;
 }
 
-/**
- * How a number's unit fits a field: +2.5 when the field's description writes the unit, +0.5 when the
- * field names its quantity ("5 seconds" for `duration`), undefined (never its value) when the field
- * names another quantity ("5 seconds" is no `initial_velocity`, "20 kg" no `temperature1`), else 0.
- */
 /** A field its words call a percentage or a rate ("The annual depreciation rate in percentage"). */
 const aboutShare = (field: SchemaField) => [...field.nameWords, ...field.descriptionWords].some((w) => /^(?:percent|percentage|percentages|rate|rates|ratio|proportion|fraction)$/.test(w));
 /** A field its words call an amount of money ("The initial cost of the property"). */
 const aboutMoney = (field: SchemaField) =>
   [...field.nameWords, ...field.descriptionWords].some((w) => /^(?:cost|costs|price|prices|principal|salary|income|revenue|budget|fee|fees|payment|balance|investment|deposit)$/.test(w));
 
+/**
+ * How a number's unit fits a field: +2.5 when the field's description writes the unit, +0.5 when the
+ * field names its quantity ("5 seconds" for `duration`), undefined (never its value) when the field
+ * names another quantity ("5 seconds" is no `initial_velocity`, "20 kg" no `temperature1`), else 0.
+ */
 function unitFit(text: string, field: SchemaField, mention: NumberMention): number | undefined {
   // "for $500,000 … the rate is 2%": an amount of money is no percentage, a percentage no amount of money.
   const words = `${field.name} ${field.schema.description ?? ''}`;

@@ -335,11 +335,14 @@ function trimmed(text: string, tokens: Token[], phrase: Phrase, field: SchemaFie
   return { ...phraseOf(text, tokens, inside[first], inside[last]), part: phrase.part };
 }
 
+/** "The subject of the sculpture", "The genre of music of the concert": what a field's description says it belongs to. */
+const BELONGS_TO = /^(?:the\s+)?(?:\w+\s+){0,2}of\s+(?:the\s+|a\s+|an\s+)?([A-Za-z]+)/i;
+
 /** The nouns a field is about: its name's own ("crime" of crime_type) and the description's "of the X". */
 function headNouns(field: SchemaField): string[] {
   const description = typeof field.schema.description === 'string' ? field.schema.description : '';
   const heads = field.nameWords.filter((w) => !GENERIC.has(w) && !/^\d+$/.test(w));
-  const of = /^(?:the\s+)?(?:\w+\s+){0,2}of\s+(?:the\s+|a\s+|an\s+)?([A-Za-z]+)/i.exec(description);
+  const of = BELONGS_TO.exec(description);
   if (of) heads.push(stem(of[1]));
   // "The genre of music of the concert": what the kind belongs to is a head too ("classical concerts").
   const owner = of ? /^\s+of\s+(?:the\s+|a\s+|an\s+)([A-Za-z]+)/i.exec(description.slice((of.index ?? 0) + of[0].length)) : null;
@@ -355,8 +358,8 @@ function qualifiers(text: string, tokens: Token[], proper: Phrase[], field: Sche
   const heads = headNouns(field);
   if (heads.length === 0) return [];
   // The thing the field is a part of, when the description says so ("The subject of the sculpture").
-  const ofThing = /^(?:the\s+)?\w+\s+of\s+(?:the\s+|a\s+|an\s+)?([A-Za-z]+)/i.exec(String(field.schema.description ?? ''));
-  const owner = ofThing ? stem(ofThing[1]) : undefined;
+  const belongsTo = BELONGS_TO.exec(String(field.schema.description ?? ''));
+  const owner = belongsTo ? stem(belongsTo[1]) : undefined;
   const within = (token: Token) => proper.filter((p) => p.part !== 'whole' && p.start <= token.start && token.end <= p.end).sort((a, b) => b.end - b.start - (a.end - a.start))[0];
   const word = (token: Token) => !NOT_MODIFIERS.has(token.value.toLowerCase()) && !isCommonWord(token.value) && !/^\d/.test(token.value);
   const modifier = (token: Token | undefined, after: Token): token is Token => !!token && /^[ \t]+$/.test(text.slice(token.end, after.start)) && word(token);

@@ -889,7 +889,6 @@ const UNASKED_FIT = 1.5;
 const FUNNEL_REACH = 3;
 const FUNNEL_FIT_SHARE = 0.2;
 
-/** How clearly (times the usual bar, and ahead of the next tool) a coordinated part must fit a tool it does not name to be a job of its own. Chosen on BFCL parallel-multiple and UltraTool dev. */
 /** Words that cannot open a noun phrase: a part opening with one qualifies or asks, it names no thing of its own. */
 const NOT_A_NOUN_PHRASE = new Set(
   'for with without at in on from to by of into about including include includes and or but so as if which that who whose where when what how why i im id we you he she it they my our your their is are was were be been can could would will should shall may might must do does did has have had please also then just only'.split(
@@ -907,6 +906,7 @@ const opensWithNounPhrase = (text: string): boolean => {
 };
 /** A part that says which thing it is about (a name or a number after its first word): "major wars in England during the 18th century", not "hard seat". */
 const saysWhich = (text: string): boolean => /\s(?:\p{Lu}|\d)/u.test(text.trim());
+/** How clearly (times the usual bar, and ahead of the next tool) a coordinated part must fit a tool it does not name to be a job of its own. Chosen on BFCL parallel-multiple and UltraTool dev. */
 const CLEAR_PART_FIT = 2;
 const CLEAR_PART_LEAD = 1.15;
 

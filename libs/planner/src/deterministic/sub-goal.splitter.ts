@@ -236,8 +236,9 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
   const parts = partsOf(text, ignored);
   // What waits for the next request: the scene set before it ("Imagine you are …", "If the loan term was 10 years").
   let context = '';
+  const lastRequest = parts.findLastIndex((p) => p.action);
   for (const [i, { text: part, clause, inClause, afterSequenceWord, adds, action }] of parts.entries()) {
-    const askedLater = parts.slice(i + 1).some((p) => p.action);
+    const askedLater = i < lastRequest;
     // "… for the last 3 years, and also the interest coverage ratio": after a sequence word a bare noun
     // phrase asks for more of what the step before did, with that step's verb. A clause that tells
     // something ("Also, the interest is compounded quarterly") is no noun phrase.
@@ -264,10 +265,8 @@ export function splitSubGoals(task: string, options: SplitOptions = DEFAULT_SPLI
       pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}${joint}${part}`;
     } else context = context ? `${context}. ${part}` : part;
   }
-  if (context) {
-    if (pieces.length > 0) pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}. ${context}`;
-    else pieces.push(context);
-  }
+  // Only a text that asks for nothing ends with a scene no request took.
+  if (context) pieces.push(context);
   if (pieces.length > options.maxSubGoals) truncated = true;
   return { subGoals: pieces.slice(0, options.maxSubGoals).map((piece, index) => ({ index, text: piece })), ignored, truncated };
 }
