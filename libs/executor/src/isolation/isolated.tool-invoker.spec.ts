@@ -169,7 +169,9 @@ describe('IsolatedToolInvoker', () => {
       const pids = new Set(outputs.map((o) => o.pid));
       expect(pids.size).toBeGreaterThan(1);
       expect(pids.size).toBeLessThanOrEqual(4);
-      expect(wide.workerCounts()[chaosEntry()]).toBe(pids.size);
+      // Every worker that served is counted; one started while the last calls ran may have come up after all were taken.
+      expect(wide.workerCounts()[chaosEntry()]).toBeGreaterThanOrEqual(pids.size);
+      expect(wide.workerCounts()[chaosEntry()]).toBeLessThanOrEqual(4);
     });
   });
 
