@@ -186,7 +186,6 @@ const ADDING = /^(?:also|in addition|additionally)\b/i;
 /** One coordinated part of a sentence, as the splitter reads it. */
 interface Part {
   text: string;
-  sentence: number;
   /** Its clause's place in the sentence (clauses are cut at sequence words) and its place in the clause. */
   clause: number;
   inClause: number;
@@ -204,7 +203,7 @@ function partsOf(text: string, ignored: SplitResult['ignored']): Part[] {
   const sentences = withinQuotesKept(text)
     .split(SENTENCE_END)
     .map((s) => restoreQuoted(s).trim());
-  for (const [sentence, written] of sentences.entries()) {
+  for (const written of sentences) {
     const clauses = written.split(SEQUENCE);
     for (const [c, clause] of clauses.entries())
       for (const [r, raw] of splitCoordinated(clause).entries()) {
@@ -220,7 +219,7 @@ function partsOf(text: string, ignored: SplitResult['ignored']): Part[] {
         if (why) ignored.push({ text: part, why });
         else {
           const afterSequenceWord = c === 1 && r === 0 && clauses[0].trim() === '';
-          parts.push({ text: part, sentence, clause: c, inClause: r, afterSequenceWord, adds: afterSequenceWord && ADDING.test(written), action: isAction(part) });
+          parts.push({ text: part, clause: c, inClause: r, afterSequenceWord, adds: afterSequenceWord && ADDING.test(written), action: isAction(part) });
         }
       }
   }
