@@ -1,3 +1,4 @@
+export { extractQuoted, type QuotedMention, toolNameKey, withoutQuotedValues } from './documents/quoted.extractor';
 export { tokenize } from './documents/text.tokenizer';
 export { buildToolDocument, type ToolDocument, withLearnedQueries, withUsageQueries } from './documents/tool.document';
 export { ElasticsearchToolIndex, type ElasticsearchToolIndexOptions } from './elasticsearch/elasticsearch.tool-index';

@@ -1,10 +1,10 @@
+import { extractQuoted } from '@toolgate/retrieval';
 // The filler's working state for one task, and what every filler shares: candidates, cues and field scores.
 import type { ArgumentFill, ArgumentFillContext, Span } from './argument-fill.types';
 import { type DateMention, extractDates } from './date-time.extractor';
 import { extractEmails } from './email.extractor';
 import { extractNumbers, type NumberMention } from './number.extractor';
 import { extractPaths } from './path.extractor';
-import { extractQuoted } from './quoted.extractor';
 import type { Role, SchemaField } from './schema.fields';
 import { extractJson } from './structured.extractor';
 import { overlaps, stem, type Word, wordMatches, wordsBefore, wordsOf } from './text-span.util';

@@ -1,4 +1,4 @@
-import { extractQuoted } from './quoted.extractor';
+import { extractQuoted } from '@toolgate/retrieval';
 
 const STOP_WORDS = new Set(
   'a an the of to in on at by for from with and or is are be this that these those it its as e.g eg default only than when what which into per your you not no must such'.split(' '),

@@ -66,6 +66,16 @@ describe('DeterministicPlanner', () => {
     expect(await planner.plan(task(text), candidates, principal)).toEqual(first);
   });
 
+  it('matches a request on what it asks, not on the quoted text it gives a file, unless the quote names a tool', async () => {
+    const fileWrite = candidate('files/write', 'Write text into a file', 1);
+    const roomBook = candidate('rooms/book', 'Book a meeting room for a team meeting', 2);
+    const quoting = new DeterministicPlanner({});
+    const plan = await quoting.plan(task("Create a file with the content 'Team meeting in the big meeting room at 3 PM'"), [fileWrite, roomBook], principal);
+    expect(toolsOf(plan)).toEqual(['files/write@1.0.0']);
+    const named = await quoting.plan(task("Run the tool called 'rooms/book' for the team"), [fileWrite, roomBook], principal);
+    expect(toolsOf(named)).toEqual(['rooms/book@1.0.0']);
+  });
+
   it('orders by the tool graph against the text order', async () => {
     const plan = await planner.plan(task('Book a flight ticket for Li Lei. Before that, find flights from Paris to Oslo.'), candidates, principal);
     expect(toolsOf(plan)).toEqual(['flight/search@1.0.0', 'flight/book@1.0.0']);

@@ -309,10 +309,9 @@ export class DeterministicPlanner extends Planner {
     // stay whole and are ranked next): each text embedded is most of a plan's time, and one call for all of them is cheaper.
     const unsettled = split.flatMap((s) => s?.unsettled.map((i) => s.parts[i].text) ?? []);
     const meant = new Map<string, ToolMatch[]>();
-    const { embedder } = this.options;
-    if (embedder && unsettled.length > 0) {
+    if (this.options.embedder && unsettled.length > 0) {
       // One model call embeds them all; the ranking below and the sub-goals' own find their vectors cached.
-      await embedder.embed([...unsettled, ...subGoals.map((g) => g.text)], 'query');
+      await this.matcher.warm([...unsettled, ...subGoals.map((g) => g.text)], pool);
       const scores = await this.matcher.rank(unsettled, pool);
       for (const [k, text] of unsettled.entries()) meant.set(text, scores[k]);
     }

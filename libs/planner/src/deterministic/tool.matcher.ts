@@ -1,4 +1,4 @@
-import { dot, type Embedder, tokenize } from '@toolgate/retrieval';
+import { dot, type Embedder, tokenize, toolNameKey, withoutQuotedValues } from '@toolgate/retrieval';
 import { allowedWords } from '../arguments/schema.fields';
 import type { PlanningCandidate } from '../plan/plan.types';
 
@@ -59,9 +59,11 @@ function profileOf(candidate: PlanningCandidate): ToolProfile {
       .join(' '),
     0.5,
   );
-  const examples = d.examples.map((e) => new Set(tokenize(e.query))).filter((s) => s.size > 0);
+  // An example is read as a request is matched: without the quoted values it introduces.
+  const queries = d.examples.map((e) => withoutQuotedValues(e.query));
+  const examples = queries.map((q) => new Set(tokenize(q))).filter((s) => s.size > 0);
   const describe = [splitName(candidate.id), d.title === d.name ? '' : d.title, d.description].filter(Boolean).join('. ');
-  return { terms, length, examples, embeddingTexts: [describe, ...d.examples.map((e) => e.query)] };
+  return { terms, length, examples, embeddingTexts: [describe, ...queries] };
 }
 
 /**
@@ -88,6 +90,12 @@ function cosine(a: Map<string, number>, b: Map<string, number>): number {
   let sum = 0;
   for (const [k, v] of small) sum += v * (large.get(k) ?? 0);
   return sum;
+}
+
+/** The sub-goals as they are matched: without the quoted values they introduce, unless a quote names a candidate. */
+function matchingTexts(subGoals: string[], candidates: PlanningCandidate[]): string[] {
+  const toolNames = new Set(candidates.flatMap((c) => [toolNameKey(c.id), toolNameKey(c.descriptor.name)]));
+  return subGoals.map((text) => withoutQuotedValues(text, toolNames));
 }
 
 /**
@@ -130,8 +138,14 @@ export class ToolMatcher {
     return candidates.map((c) => this.vectors.get(c.descriptor) ?? []);
   }
 
+  /** Embeds the sub-goals' matching texts in one model call, so ranking them later finds their vectors cached. */
+  async warm(subGoals: string[], candidates: PlanningCandidate[]): Promise<void> {
+    if (this.embedder && subGoals.length > 0) await this.embedder.embed(matchingTexts(subGoals, candidates), 'query');
+  }
+
   /** For each sub-goal, every candidate with its score, best first (ties broken by retrieval rank, then id). */
-  async rank(subGoals: string[], candidates: PlanningCandidate[]): Promise<ToolMatch[][]> {
+  async rank(written: string[], candidates: PlanningCandidate[]): Promise<ToolMatch[][]> {
+    const subGoals = matchingTexts(written, candidates);
     const profiles = candidates.map((c) => this.profile(c));
     const documentFrequency = new Map<string, number>();
     for (const p of profiles) for (const term of p.terms.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);

@@ -90,6 +90,18 @@ describe('ToolRetriever', () => {
     expect(await lexical.needsReindex()).toBe(false);
   });
 
+  it('searches a request without the quoted values it gives (a text to write), but with a quote that names a tool', async () => {
+    const retriever = new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder());
+    await retriever.indexTools([doc('file_write', 'write text into a file'), doc('meeting_room_booking', 'book a meeting room for a team meeting'), ...docs]);
+    const top = async (text: string) => (await retriever.search(text, 5, everything)).hits[0]?.id;
+    expect(await top("Create a file with the content 'Team meeting in the big meeting room at 3 PM'")).toBe('file_write');
+    expect(await top("Run the tool called 'meeting_room_booking' for the team")).toBe('meeting_room_booking');
+    // Quoted past queries are embedded the same way: a request worded like one finds its tool.
+    const learned = new ToolRetriever(new EmbeddedToolIndex(), new HashingEmbedder(), { ...DEFAULT_FUNNEL, weights: { lexical: 0, semantic: 1 } });
+    await learned.indexTools([doc('file_write', 'store text', ["save a note with the text 'stock prices rose sharply today in every market we follow'"]), doc('notes', 'save a note with text')]);
+    expect((await learned.search("save a note with the text 'hello'", 5, everything)).hits[0]?.id).toBe('file_write');
+  });
+
   it('embeds each distinct text once across reindexing and repeated queries', async () => {
     const counting = new CountingEmbedder();
     const retriever = new ToolRetriever(new EmbeddedToolIndex(), new CachedEmbedder(counting, 2));

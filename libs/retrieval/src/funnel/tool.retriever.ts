@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import { ErrorCode, ToolgateError } from '@toolgate/sdk';
+import { toolNameKey, withoutQuotedValues } from '../documents/quoted.extractor';
 import { splitIdentifiers } from '../documents/text.tokenizer';
 import type { ToolDocument } from '../documents/tool.document';
 import { documentFilter } from '../embedded/tool.filter';
@@ -126,6 +127,8 @@ export class ToolRetriever {
   private indexing: ToolDocument[] = [];
   /** The last indexing's documents by id: the tools a companion may be. */
   private current = new Map<string, ToolDocument>();
+  /** Their ids and names as `toolNameKey` reads them: a quoted one in a request names a tool, not a value to drop. */
+  private toolNames = new Set<string>();
   /** Which of the last indexing's tools are used together, from the requests that led to them. */
   private companions = CompanionGraph.fromDocuments([]);
   /** Documents searchable by BM25 only until their vectors are in (new to the index during an indexing). */
@@ -156,6 +159,7 @@ export class ToolRetriever {
     for (const doc of docs) this.documents.set(doc.id, doc);
     this.indexing = docs;
     this.current = new Map(docs.map((doc) => [doc.id, doc]));
+    this.toolNames = new Set(docs.flatMap((doc) => [toolNameKey(doc.id), toolNameKey(doc.name)]));
     const companions = this.companionOptions;
     if (companions) this.companions = CompanionGraph.fromDocuments(docs, companions);
     const wanted = new Set(docs.map((doc) => doc.id));
@@ -195,7 +199,11 @@ export class ToolRetriever {
 
   private async withVectors(docs: ToolDocument[], embedder: Embedder): Promise<IndexedTool[]> {
     const learned = (doc: ToolDocument) => Object.entries(doc.learned ?? {});
-    const texts = docs.flatMap((doc) => [embeddingText(doc), ...doc.exampleQueries, ...doc.usageQueries, ...learned(doc).flatMap(([, queries]) => queries)]);
+    // A past query is embedded as a request is searched: without the quoted values it introduces.
+    const texts = docs.flatMap((doc) => [
+      embeddingText(doc),
+      ...[...doc.exampleQueries, ...doc.usageQueries, ...learned(doc).flatMap(([, queries]) => queries)].map((query) => withoutQuotedValues(query)),
+    ]);
     const vectors = await embedder.embed(texts, 'document');
     let next = 0;
     const take = (count: number) => {
@@ -310,10 +318,11 @@ export class ToolRetriever {
     return doc && visible(doc) ? { id, version: doc.version, fused: 0 } : undefined;
   }
 
-  async search(text: string, k: number, filter: ToolSearchFilter): Promise<RetrievalResult> {
+  async search(request: string, k: number, filter: ToolSearchFilter): Promise<RetrievalResult> {
     return tracer.startActiveSpan('toolgate.retrieve.funnel', async (span) => {
       const stages = new SearchStageTimer();
       try {
+        const text = withoutQuotedValues(request, this.toolNames);
         const clauses = this.options.decomposition ? decomposeQuery(text, this.options.decomposition) : [text];
         const texts = clauses.length > 1 ? [text, ...clauses] : [text];
         // The lexical side needs no vectors: it runs while the model embeds the query (in its worker
