@@ -11,7 +11,7 @@
  *
  *   npm run bench:plan-latency -- [--sets simple_python,parallel] [--limit 100] [--no-write]
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPlanner, type PlanningCandidate, plannerEnvSchema, plannerOptionsFromEnv } from '@toolgate/planner';
@@ -78,7 +78,12 @@ async function main(): Promise<void> {
   const result = { bench: 'deterministic planner latency (select) on BFCL requests, local embedder', date: new Date().toISOString(), node: process.version, embedder: firstSide.model, sets };
   const json = JSON.stringify(result, null, 2);
   process.stdout.write(`${json}\n`);
-  if (!values['no-write']) writeFileSync(join(RESULTS, `${result.date.slice(0, 10)}-plan-latency.json`), `${json}\n`);
+  if (!values['no-write']) {
+    // A second run on the same day is kept beside the first, not over it.
+    let file = join(RESULTS, `${result.date.slice(0, 10)}-plan-latency.json`);
+    for (let n = 2; existsSync(file); n++) file = join(RESULTS, `${result.date.slice(0, 10)}-plan-latency-${n}.json`);
+    writeFileSync(file, `${json}\n`);
+  }
 }
 
 main().catch((error: unknown) => {
