@@ -34,6 +34,7 @@ export function toolNameKey(name: string): string {
 /** Words that introduce a value the caller supplies: a name ("a project named 'X'") or a text ("write 'X'", "change its content to 'X'"). */
 const INTRODUCES_A_VALUE = /\b(?:named|called|titled|entitled|content|contents|text|write|writes|append|add|saying|stating|reads|title|description|subject|topic|message|note|line|to|as)\s*[:,]?\s*$/i;
 
+const LOOK_BACK = 32;
 const LIST_JOINT = /^\s*(?:,|,?\s*(?:and|or|&))\s*$/i;
 
 /**
@@ -50,7 +51,9 @@ export function withoutQuotedValues(text: string, toolNames: ReadonlySet<string>
     const before = text.slice(from, quote.start);
     // "named 'alpha', 'beta' and 'gamma'": the values listed after one that was dropped go with it.
     const listed = from > 0 && LIST_JOINT.test(before);
-    if (!(listed || INTRODUCES_A_VALUE.test(before)) || toolNames.has(toolNameKey(quote.value))) continue;
+    // The introducing word sits just before the quote: a bounded look back keeps a text of many quotes linear.
+    const introduced = INTRODUCES_A_VALUE.test(text.slice(Math.max(from, quote.start - LOOK_BACK), quote.start));
+    if (!(listed || introduced) || toolNames.has(toolNameKey(quote.value))) continue;
     if (!listed) kept += `${before} `;
     from = quote.end;
   }
