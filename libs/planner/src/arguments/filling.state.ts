@@ -1,5 +1,5 @@
-import { extractQuoted } from '@toolgate/retrieval';
 // The filler's working state for one task, and what every filler shares: candidates, cues and field scores.
+import { extractQuoted } from '@toolgate/retrieval';
 import type { ArgumentFill, ArgumentFillContext, Span } from './argument-fill.types';
 import { type DateMention, extractDates } from './date-time.extractor';
 import { extractEmails } from './email.extractor';
