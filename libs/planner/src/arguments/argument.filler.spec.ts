@@ -866,6 +866,20 @@ describe('fillArguments: whose value a name is', () => {
     expect(fillArguments('Email the agenda to ana@example.org and bo@example.org', mail, context).each).toEqual([{ to: 'ana@example.org' }, { to: 'bo@example.org' }]);
   });
 
+  it('reads the words that point at an address anywhere in its clause, when only some fields have them', () => {
+    const mail: JsonSchema = {
+      type: 'object',
+      properties: {
+        to: { type: 'string', description: 'The email address to send to.' },
+        cc: { type: 'string', description: 'The email address to carbon copy.' },
+        bcc: { type: 'string', description: 'The email address to blind carbon copy.' },
+      },
+      required: ['to'],
+    };
+    const text = 'Send the notes to my colleague at ana@example.org. Carbon copy the email to my manager at bo@example.org and blind carbon copy it to the HR team at hr@example.org';
+    expect(fillArguments(text, mail, context).arguments).toEqual({ to: 'ana@example.org', cc: 'bo@example.org', bcc: 'hr@example.org' });
+  });
+
   it('writes a clock time beside a date in the clock format the description states', () => {
     const booking: JsonSchema = {
       type: 'object',

@@ -35,8 +35,33 @@ export function fillEmails(state: Filling, fields: SchemaField[]): void {
     const scored = fields.flatMap((field) => free().map((c) => ({ field, c, score: fieldScore(state, field, c.span) })));
     scored.sort((a, b) => b.score - a.score || a.c.span.start - b.c.span.start);
     for (const { field, c, score } of scored) if (score > 0 && state.isOpen(field) && state.isFree(c.span)) state.set(field, c);
+    // "carbon copy the email to my manager at m@x.org": the words that point sit further back than a value's
+    // neighbours, anywhere in its clause. Only words that tell the fields apart count ("email" is every field's).
+    const open = fields.filter((f) => state.isOpen(f));
+    if (open.length > 0 && free().length > 1) {
+      const wordsOfField = new Map(fields.map((f) => [f, new Set([...f.nameWords, ...f.descriptionWords])]));
+      const shared = [...(wordsOfField.get(fields[0]) ?? [])].filter((w) => fields.every((f) => wordsOfField.get(f)?.has(w)));
+      const clauseScored = open.flatMap((field) =>
+        free().map((c) => {
+          const clause = clauseBefore(state, c.span);
+          const telling = [...(wordsOfField.get(field) ?? [])].filter((w) => !shared.includes(w));
+          return { field, c, score: telling.filter((w) => clause.some((word) => wordMatches(w, word))).length };
+        }),
+      );
+      clauseScored.sort((a, b) => b.score - a.score || a.c.span.start - b.c.span.start);
+      for (const { field, c, score } of clauseScored) if (score > 0 && state.isOpen(field) && state.isFree(c.span)) state.set(field, c);
+    }
   }
   for (const field of fields.filter((f) => state.isOpen(f))) state.single(field, free());
+}
+
+/** The stemmed words of a value's clause before it: back to a stop, a comma, an "and", or another email address. */
+function clauseBefore(state: Filling, span: Span): string[] {
+  let from = 0;
+  for (const email of state.emails) if (email.end <= span.start) from = Math.max(from, email.end);
+  const head = state.text.slice(from, span.start);
+  const stop = Math.max(...[...head.matchAll(/[.;:!?,]\s|\band\b/gi)].map((m) => m.index + m[0].length), 0);
+  return state.words.filter((w) => w.start >= from + stop && w.end <= span.start).map((w) => stem(w.word));
 }
 
 /** A quoted expression wins over one read from the bare text. */
