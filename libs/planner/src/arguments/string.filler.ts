@@ -39,15 +39,13 @@ export function fillEmails(state: Filling, fields: SchemaField[]): void {
     // neighbours, anywhere in its clause. Only words that tell the fields apart count ("email" is every field's).
     const open = fields.filter((f) => state.isOpen(f));
     if (open.length > 0 && free().length > 1) {
-      const wordsOfField = new Map(fields.map((f) => [f, new Set([...f.nameWords, ...f.descriptionWords])]));
-      const shared = [...(wordsOfField.get(fields[0]) ?? [])].filter((w) => fields.every((f) => wordsOfField.get(f)?.has(w)));
-      const clauseScored = open.flatMap((field) =>
-        free().map((c) => {
-          const clause = clauseBefore(state, c.span);
-          const telling = [...(wordsOfField.get(field) ?? [])].filter((w) => !shared.includes(w));
-          return { field, c, score: telling.filter((w) => clause.some((word) => wordMatches(w, word))).length };
-        }),
-      );
+      const wordsOf = (f: SchemaField) => new Set([...f.nameWords, ...f.descriptionWords]);
+      const shared = [...wordsOf(fields[0])].filter((w) => fields.every((f) => wordsOf(f).has(w)));
+      const addresses = free().map((c) => ({ c, clause: clauseBefore(state, c.span) }));
+      const clauseScored = open.flatMap((field) => {
+        const telling = [...wordsOf(field)].filter((w) => !shared.includes(w));
+        return addresses.map(({ c, clause }) => ({ field, c, score: telling.filter((w) => clause.some((word) => wordMatches(w, word))).length }));
+      });
       clauseScored.sort((a, b) => b.score - a.score || a.c.span.start - b.c.span.start);
       for (const { field, c, score } of clauseScored) if (score > 0 && state.isOpen(field) && state.isFree(c.span)) state.set(field, c);
     }

@@ -1,3 +1,5 @@
+import { splitIdentifiers } from './text.tokenizer';
+
 /** A quoted passage: where it is in the text (quotes included) and what stands between the quotes. */
 export interface QuotedMention {
   start: number;
@@ -23,8 +25,7 @@ export function extractQuoted(text: string): QuotedMention[] {
 
 /** "getWeather", "get_weather", "weather/get-weather" → "get weather", "weather get weather": how a quote naming a tool is recognised. */
 export function toolNameKey(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+  return splitIdentifiers(name)
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
